@@ -1,0 +1,68 @@
+"""Pelican settings for the local build: relative URLs, so the site also works opened from disk."""
+
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+SITENAME = "OpenMed Benchmark Leaderboard"
+SITE_DESCRIPTION = (
+    "OpenMed's archived synthetic de-identification benchmarks, ranked by leaked protected text "
+    "(lower first), then by recall."
+)
+SITEURL = ""
+RELATIVE_URLS = True
+PATH = os.path.join(HERE, "content")
+OUTPUT_PATH = os.path.join(HERE, "output")
+THEME = os.path.join(HERE, "theme")
+TIMEZONE = "UTC"
+DEFAULT_LANG = "en"
+LOCALE = ("C",)
+
+PLUGIN_PATHS = [os.path.join(HERE, "plugins")]
+PLUGINS = ["benchmark_leaderboard"]
+
+# The archive the site publishes; `invoke build` flags override these.
+LEADERBOARD_REPORTS_DIR = os.path.join(HERE, "content", "benchmarks")
+LEADERBOARD_MANIFEST = os.path.join(HERE, "models.jsonl")
+# The fallback for reports that predate metadata.release_tag: the release this archive belongs to.
+LEADERBOARD_RELEASE_TAG = "v3.1.0"
+
+# Only Markdown pages are content; the leaderboard generator writes index.html itself.
+ARTICLE_PATHS = ["articles"]
+PAGE_PATHS = ["pages"]
+STATIC_PATHS = []
+DIRECT_TEMPLATES = []
+PAGE_SAVE_AS = "{slug}.html"
+PAGE_URL = "{slug}.html"
+DISPLAY_PAGES_ON_MENU = True
+DISPLAY_CATEGORIES_ON_MENU = False
+
+# Same inputs, same bytes: nothing from the clock, no feeds, no per-author or per-tag pages.
+FEED_ALL_ATOM = None
+FEED_ALL_RSS = None
+CATEGORY_FEED_ATOM = None
+TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = None
+AUTHOR_FEED_RSS = None
+TAG_SAVE_AS = ""
+TAGS_SAVE_AS = ""
+CATEGORY_SAVE_AS = ""
+CATEGORIES_SAVE_AS = ""
+AUTHOR_SAVE_AS = ""
+AUTHORS_SAVE_AS = ""
+ARCHIVES_SAVE_AS = ""
+CACHE_CONTENT = False
+LOAD_CONTENT_CACHE = False
+DELETE_OUTPUT_DIRECTORY = False
+# Every value a template prints is HTML-escaped unless a template says |safe.
+JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True}
+MARKDOWN = {
+    "extension_configs": {
+        "markdown.extensions.extra": {},
+        "markdown.extensions.toc": {"permalink": False},
+    },
+    "output_format": "html5",
+}
+
+# Where the site is published: canonical links and Open Graph URLs point here in every build.
+CANONICAL_URL = "https://openmed.life/docs/eval/benchmark-leaderboard"

@@ -1,0 +1,91 @@
+"""Pelican glue: a generator that builds the leaderboard, hands it to the theme and writes the site.
+
+Settings (all optional): ``LEADERBOARD_REPORTS_DIR``, ``LEADERBOARD_MANIFEST``,
+``LEADERBOARD_RELEASE_TAG``; relative paths are taken from the working folder."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from urllib.parse import quote
+
+from pelican import signals
+from pelican.contents import Page
+from pelican.generators import Generator
+
+from . import validate
+from .build import Leaderboard, build_leaderboard
+from .report_page import report_details
+
+logger = logging.getLogger(__name__)
+
+DEFAULTS = {
+    "LEADERBOARD_REPORTS_DIR": "content/benchmarks",
+    "LEADERBOARD_MANIFEST": "models.jsonl",
+    "LEADERBOARD_RELEASE_TAG": None,
+}
+
+
+class ReportPage(Page):
+    """One archived report's own page, rendered with the theme's ``report`` template."""
+
+    default_template = "report"
+
+
+def report_page_path(report_path: str) -> str:
+    """Where a report's page is written: ``report/`` and its path, ``.json`` becoming ``.html``."""
+    return "report/" + report_path[: -len(".json")] + ".html"
+
+
+class LeaderboardGenerator(Generator):
+    """Reads the archive in ``generate_context`` (refusing it before anything is written) and
+    writes ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and the report pages."""
+
+    def generate_context(self) -> None:
+        option = {key: self.settings.get(key, value) for key, value in DEFAULTS.items()}
+        logger.info("Reading the archive in %s", option["LEADERBOARD_REPORTS_DIR"])
+        self.leaderboard = build_leaderboard(
+            option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"]
+        )
+        self.report_pages = [self._report_page(row) for row in self.leaderboard.ranked]
+        self.context["leaderboard"] = self.leaderboard
+        self.context["report_pages"] = self.report_pages
+        logger.info("Ranked %d rows in %d suites", len(self.leaderboard.ranked), len(self.leaderboard.suites))
+
+    def _report_page(self, row) -> ReportPage:
+        path = report_page_path(row.fields["report_path"])
+        details = report_details(self.leaderboard, row)
+        metadata = {"title": row.fields["model_name"], "slug": path, "save_as": path, "url": quote(path), "report": details}
+        return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
+
+    def generate_output(self, writer) -> None:
+        leaderboard: Leaderboard = self.leaderboard
+        relative = self.settings["RELATIVE_URLS"]
+        writer.write_file("index.html", self.get_template("leaderboard"), self.context, relative_urls=relative,
+                          page_name="index", leaderboard=leaderboard)
+        for page in self.report_pages:
+            writer.write_file(page.save_as, self.get_template(page.template), self.context, relative_urls=relative,
+                              override_output=True, url=page.url, page=page)
+        self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
+        reports = os.path.join(self.output_path, "reports")
+        if os.path.lexists(reports):  # stale copies of an earlier render go
+            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
+        for path, data in leaderboard.report_copies.items():
+            self._write_bytes("reports/" + path, data)
+        for name in validate.SCHEMA_NAMES:
+            self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
+
+    def _write_bytes(self, relative: str, data: bytes) -> None:
+        target = os.path.join(self.output_path, *relative.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(data)
+
+
+def get_generators(pelican_object):
+    return LeaderboardGenerator
+
+
+def register() -> None:
+    signals.get_generators.connect(get_generators)

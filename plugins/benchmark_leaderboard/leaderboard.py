@@ -1,0 +1,56 @@
+"""Render the JSON documents: ``leaderboard.json``, the canonical report copies, the page's embedded data."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .archive import Candidate
+from .problems import Problem
+from .ranking import SORT, Suite
+from .rows import Row
+
+SCHEMA_VERSION = 1
+
+
+def canonical(document: Any) -> bytes:
+    """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form."""
+    return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def document(ranked: list[Row], suites: list[Suite]) -> dict[str, Any]:
+    return {
+        "row_count": len(ranked),
+        "rows": [row.fields for row in ranked],
+        "schema_version": SCHEMA_VERSION,
+        "sort": list(SORT),
+        "suites": [
+            {"families": [{"name": f.name, "rows": [row.fields for row in f.rows]} for f in suite.families], "name": suite.name}
+            for suite in suites
+        ],
+    }
+
+
+def copies(candidates: list[Candidate]) -> tuple[dict[str, bytes], list[Problem]]:
+    """The canonical copy of every report, by its path, and the reports that cannot be written."""
+    result: dict[str, bytes] = {}
+    problems: list[Problem] = []
+    for candidate in candidates:
+        try:
+            result[candidate.path] = canonical(candidate.payload)
+        except UnicodeEncodeError:
+            problems.append(Problem(candidate.path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
+        except RecursionError:
+            problems.append(Problem(candidate.path, "", "is nested too deeply to be copied"))
+    return result, problems
+
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def embedded(ranked: list[Row]) -> str:
+    """The leaderboard for the page's ``<script type="application/json">``: compact, the global
+    ranking only (the page's markup already carries the suite view), and escaped so that no report
+    text can close the element or open a comment."""
+    data = {"row_count": len(ranked), "rows": [row.fields for row in ranked], "schema_version": SCHEMA_VERSION, "sort": list(SORT)}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_SAFE)

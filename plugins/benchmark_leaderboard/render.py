@@ -1,0 +1,130 @@
+"""Write: run Pelican into a temporary folder beside the output and swap it in only on success.
+
+A refused or interrupted build leaves the output folder exactly as it was and no temporary folder
+behind. This is what ``invoke build`` (and serve, publish, verify) call."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .manifest import ManifestError
+from .problems import BuildRefused
+
+PLUGIN_OUTPUT = "leaderboard.json"
+
+
+class BuildError(Exception):
+    """The build cannot start or finish; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    rows: int
+    suites: int
+    families: int
+    files: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return (f"leaderboard: {self.rows} rows, {self.suites} suites, {self.families} families, "
+                f"{self.files} files written in {self.seconds:.2f} s")
+
+
+def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    from pelican.settings import read_settings
+
+    return read_settings(settings_file, override={k: v for k, v in overrides.items() if v is not None})
+
+
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Run Pelican once with ``output_dir`` as its output; returns the leaderboard.json it wrote."""
+    from pelican import Pelican
+
+    settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
+    Pelican(settings).run()
+    try:
+        with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
+
+
+def build(
+    settings_file: str,
+    output_dir: str,
+    reports_dir: str | None = None,
+    manifest: str | None = None,
+    release_tag: str | None = None,
+    extra: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Summary:
+    """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` or ``BuildError``."""
+    say = progress or (lambda message: print(message, file=sys.stderr))
+    started = time.perf_counter()
+    overrides = dict(extra or {})
+    if reports_dir is not None:
+        if not os.path.isdir(reports_dir):
+            raise BuildError(f"the reports folder {reports_dir} does not exist" if not os.path.exists(reports_dir)
+                             else f"the reports folder {reports_dir} is not a folder")
+        overrides["LEADERBOARD_REPORTS_DIR"] = os.path.abspath(reports_dir)
+    if manifest is not None:
+        if os.path.isdir(manifest):
+            raise BuildError(f"the manifest {manifest} is a folder, not a models.jsonl file")
+        overrides["LEADERBOARD_MANIFEST"] = os.path.abspath(manifest)
+    if release_tag is not None:
+        overrides["LEADERBOARD_RELEASE_TAG"] = release_tag
+    target = os.path.abspath(output_dir)
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise BuildError(f"the output {output_dir} exists and is not a folder")
+    parent = os.path.dirname(target)
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".new-", dir=parent)
+    try:
+        say(f"rendering {overrides.get('LEADERBOARD_REPORTS_DIR') or 'the archive named in ' + os.path.basename(settings_file)} into {output_dir}")
+        _quiet_pelican()
+        try:
+            leaderboard = render_into(settings_file, staging, overrides)
+        except (FileNotFoundError, NotADirectoryError) as error:
+            raise BuildError(f"the reports folder {error.args[0] if error.args else ''} does not exist or is not a folder") from None
+        except ManifestError as error:
+            raise BuildError(str(error)) from None
+        files = sum(len(names) for _, _, names in os.walk(staging))
+        _swap(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    families = {family["name"] for suite in leaderboard["suites"] for family in suite["families"]}
+    return Summary(leaderboard["row_count"], len(leaderboard["suites"]), len(families), files, time.perf_counter() - started)
+
+
+def _swap(staging: str, target: str) -> None:
+    """Put ``staging`` where ``target`` is; the old render is removed only once the new one is in place."""
+    if os.path.lexists(target):
+        old = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".old-", dir=os.path.dirname(target))
+        os.rmdir(old)
+        os.rename(target, old)
+        try:
+            os.rename(staging, target)
+        except BaseException:
+            os.rename(old, target)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.rename(staging, target)
+
+
+def _quiet_pelican() -> None:
+    # Pelican's own progress lines would drown ours; its warnings and errors still show.
+    from pelican.log import console
+
+    console.quiet = True
+    logging.getLogger("pelican").setLevel(logging.WARNING)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s", stream=sys.stderr)

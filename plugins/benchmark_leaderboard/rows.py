@@ -1,0 +1,188 @@
+"""Fill: turn each report candidate into one leaderboard row, from the report, the manifest or the
+``--release-tag`` fallback, and say where every published field came from."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from .archive import Candidate
+from .manifest import Manifest
+from .problems import Problem, pointer
+
+HASH = re.compile(r"sha256:[0-9a-f]{64}")
+METRICS = {
+    "leakage": ("leakage.overall", "leakage_rate.overall", "leakage_rate", "critical_leakage_rate"),
+    "recall": ("exact_span_f1.recall", "span.recall", "micro.recall", "recall"),
+    "f1": ("exact_span_f1.f1", "span.f1", "micro.f1", "micro_f1", "f1"),
+}
+FIELDS = (
+    "device", "f1", "leakage", "model_family", "model_name", "recall", "release_tag",
+    "report_path", "report_url", "reproducibility_hash", "run_date", "suite",
+)
+MANIFEST = "models.jsonl"
+FALLBACK = "--release-tag"
+
+
+@dataclass(frozen=True)
+class Row:
+    """A published row (``fields``, exactly the schema's keys), where each field came from, and
+    the report it was filled from."""
+
+    fields: dict[str, Any]
+    sources: dict[str, str]
+    candidate: Candidate
+
+
+def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
+    """The first option whose value is set (truthy); failing that, the last one, as is."""
+    for source, value in options:
+        if value:
+            return source, value
+    return options[-1]
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def _metric(metrics: dict[str, Any], paths: tuple[str, ...]) -> tuple[str, Any]:
+    """The first metric path that holds a value (null counts as absent), or ("", None)."""
+    for path in paths:
+        value: Any = metrics
+        for part in path.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None:
+            return path, value
+    return "", None
+
+
+def _fraction(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) and 0.0 <= number <= 1.0 else None
+
+
+def run_date(value: str) -> str | None:
+    """The calendar date, as written, of an ISO 8601 date or date-time; None when unreadable."""
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text).date().isoformat()
+    except ValueError:
+        return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) -> tuple[Row | None, list[Problem]]:
+    """The row of one candidate, or the problems that keep it from being published."""
+    payload = candidate.payload
+    file = candidate.path
+    problems: list[Problem] = []
+    fields: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+
+    def need(field: str, source: str, value: Any, rule: str) -> None:
+        if value is None:
+            problems.append(Problem(file, source if source.startswith("/") else "", rule))
+        elif isinstance(value, str) and not _encodable(value):
+            problems.append(Problem(file, source if source.startswith("/") else "", f"{field} is not valid Unicode text"))
+        else:
+            fields[field] = value
+            sources[field] = source
+
+    for field in ("suite", "model_name", "device"):
+        text = _text(payload.get(field))
+        if text is not None:  # the schema names anything else
+            need(field, pointer(field), text, "")
+
+    metadata = payload.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    model_name = payload.get("model_name")
+    known = manifest.get(model_name) if isinstance(model_name, str) else None
+    in_manifest = f"{MANIFEST} ({model_name})"
+
+    source, family = _first_set([("/metadata/model_family", metadata.get("model_family")),
+                                 ("/metadata/family", metadata.get("family"))])
+    if family is None and known is not None:
+        source, family = in_manifest, known.get("family")
+    need("model_family", source, _text(family),
+         f"model family: {_why(family, source)}; set metadata.model_family or metadata.family, or a family in the {MANIFEST} row whose repo_id is the model_name")
+
+    source, tag = _first_set([("/metadata/release_tag", metadata.get("release_tag")),
+                              ("/metadata/release", metadata.get("release")), (FALLBACK, release_tag)])
+    need("release_tag", source, _text(tag),
+         f"release tag: {_why(tag, source)}; set metadata.release_tag or metadata.release, or build with --release-tag")
+
+    source, when = _first_set([("/metadata/run_date", metadata.get("run_date")), ("/generated_at", payload.get("generated_at"))])
+    date = run_date(when) if isinstance(when, str) and when.strip() else None
+    need("run_date", source, date,
+         f"run date: {_why(when, source, 'an ISO 8601 date or date-time')}; set metadata.run_date or generated_at")
+
+    source, digest = _first_set([("/metadata/reproducibility_hash", metadata.get("reproducibility_hash")),
+                                 ("/metadata/repro_hash", metadata.get("repro_hash"))])
+    if digest is None and known is not None:
+        source, digest = in_manifest, known.get("reproducibility_hash")
+    valid = digest if isinstance(digest, str) and HASH.fullmatch(digest) else None
+    need("reproducibility_hash", source, valid,
+         f"reproducibility hash: {_why(digest, source, 'sha256: and 64 lower-case hex digits')}; set metadata.reproducibility_hash or metadata.repro_hash, or a reproducibility_hash in the {MANIFEST} row")
+
+    metrics = payload.get("metrics")
+    if isinstance(metrics, dict):  # the schema names anything else
+        for field, paths in METRICS.items():
+            path, value = _metric(metrics, paths)
+            where = pointer("metrics", *path.split(".")) if path else "/metrics"
+            if path:
+                rule = f"{field} must be a number from 0 to 1, found {_shown(value)}"
+            else:
+                rule = f"{field} is missing: expected a value at " + ", ".join(f"metrics.{p}" for p in paths)
+            need(field, where, _fraction(value), rule)
+
+    if problems or len(fields) < len(FIELDS) - 2:
+        return None, problems
+    fields["report_path"] = file
+    fields["report_url"] = "reports/" + quote(file)
+    sources["report_path"] = sources["report_url"] = "archive"
+    return Row(fields, sources, candidate), problems
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else '"' + value + '"'
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _why(value: Any, source: str, shape: str = "a non-empty string") -> str:
+    where = f"from {source}" if source.startswith("/") or source == FALLBACK else f"from the {source} row"
+    if value is None:
+        return "none given"
+    return f"{_shown(value)} {where} is not {shape}"
+
+
+def fill_rows(candidates: list[Candidate], manifest: Manifest, release_tag: str | None) -> tuple[list[Row], list[Problem]]:
+    """Rows of every candidate that can be published, and the problems of all the others."""
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    for candidate in candidates:
+        row, found = fill_row(candidate, manifest, release_tag)
+        problems.extend(found)
+        if row is not None:
+            rows.append(row)
+    return rows, problems

@@ -1,0 +1,96 @@
+"""Validate: check each report candidate, and the leaderboard itself, against the shipped JSON Schemas."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError
+
+from .problems import Problem, pointer
+
+REPORT_SCHEMA = "benchmark-report.schema.json"
+LEADERBOARD_SCHEMA = "leaderboard.schema.json"
+SCHEMA_NAMES = (REPORT_SCHEMA, LEADERBOARD_SCHEMA)
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+
+
+def _strict_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema calls 1.0 an integer, and Python calls True one; the contract takes neither.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
+)
+
+
+def schema_text(name: str) -> str:
+    """The text of a shipped schema, as published under ``schemas/``."""
+    return (SCHEMA_DIR / name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Any:
+    """The compiled validator of a shipped schema: built once per process."""
+    schema = json.loads(schema_text(name))
+    _StrictValidator.check_schema(schema)
+    return _StrictValidator(schema)
+
+
+_TYPE_WORDS = {
+    "object": "a JSON object",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "array": "an array",
+    "null": "null",
+}
+
+
+def _rule(error: ValidationError) -> str:
+    keyword = error.validator
+    if keyword == "required":
+        return "is required"
+    if keyword == "type":
+        expected = error.validator_value
+        words = [_TYPE_WORDS.get(t, t) for t in (expected if isinstance(expected, list) else [expected])]
+        return "must be " + " or ".join(words)
+    if keyword == "pattern" and error.validator_value == "\\S":
+        return "must not be empty or only white space"
+    if keyword == "minimum":
+        return f"must be at least {error.validator_value}"
+    if keyword == "maximum":
+        return f"must be at most {error.validator_value}"
+    if keyword == "const" and error.validator_value is True:
+        return "must be exactly true: only reports marked synthetic are published"
+    if keyword == "const":
+        return f"must be {json.dumps(error.validator_value)}"
+    if keyword == "pattern":
+        return f"must match {error.validator_value}"
+    return f"breaks the schema rule {keyword!r}"
+
+
+def problems_of(name: str, document: Any, file: str) -> list[Problem]:
+    """Every violation of schema ``name`` by ``document``, as sorted problems of ``file``."""
+    check = validator(name)
+    if check.is_valid(document):
+        return []
+    found: set[Problem] = set()
+    for error in check.iter_errors(document):
+        found.update(_problems_of_error(error, file))
+    return sorted(found)
+
+
+def _problems_of_error(error: ValidationError, file: str) -> Iterable[Problem]:
+    if error.validator == "required":
+        present = error.instance if isinstance(error.instance, dict) else {}
+        for name in error.validator_value:
+            if name not in present:
+                yield Problem(file, pointer(*error.absolute_path, name), "is required")
+        return
+    yield Problem(file, pointer(*error.absolute_path), _rule(error))
