@@ -16,7 +16,7 @@ from pelican.generators import Generator
 
 from . import validate
 from .build import Leaderboard, build_leaderboard
-from .report_page import report_details
+from .report_page import percent, report_details
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +43,7 @@ class LeaderboardGenerator(Generator):
     writes ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and the report pages."""
 
     def generate_context(self) -> None:
+        self.env.filters["percent"] = percent
         option = {key: self.settings.get(key, value) for key, value in DEFAULTS.items()}
         logger.info("Reading the archive in %s", option["LEADERBOARD_REPORTS_DIR"])
         self.leaderboard = build_leaderboard(

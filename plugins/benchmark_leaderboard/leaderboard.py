@@ -7,8 +7,8 @@ from typing import Any
 
 from .archive import Candidate
 from .problems import Problem
-from .ranking import SORT, Suite
-from .rows import Row
+from .ranking import SORT, Suite, group
+from .rows import FIELDS, Row
 
 SCHEMA_VERSION = 1
 
@@ -46,11 +46,28 @@ def copies(candidates: list[Candidate]) -> tuple[dict[str, bytes], list[Problem]
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+# report_url is left out of the page's copy: it is always "reports/" and the URL-quoted report_path.
+EMBEDDED_COLUMNS = sorted(set(FIELDS) - {"report_url"})
 
 
-def embedded(ranked: list[Row]) -> str:
-    """The leaderboard for the page's ``<script type="application/json">``: compact, the global
-    ranking only (the page's markup already carries the suite view), and escaped so that no report
-    text can close the element or open a comment."""
-    data = {"row_count": len(ranked), "rows": [row.fields for row in ranked], "schema_version": SCHEMA_VERSION, "sort": list(SORT)}
+def embedded(ranked: list[Row], suites: list[Suite] | None = None) -> str:
+    """The leaderboard for the page's ``<script type="application/json">``.
+
+    The content of ``leaderboard.json`` in a compact, column-major form that compresses well:
+    ``columns`` maps each row field to the list of its values in the global ranking order (row
+    ``i`` is ``columns[field][i]`` for every field; ``report_url`` is left out, being derived from
+    ``report_path``), and ``suites`` names the suites and, in each, its model families, in the
+    order of the page's tabs and tables; a family's rows are the rows, in ranking order, whose
+    ``suite`` and ``model_family`` are exactly those names. The text is escaped so that no report
+    text can close the element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become
+    ``\\u`` escapes, which JSON reads back unchanged."""
+    if suites is None:
+        suites = group(ranked)
+    data = {
+        "columns": {name: [row.fields[name] for row in ranked] for name in EMBEDDED_COLUMNS},
+        "row_count": len(ranked),
+        "schema_version": SCHEMA_VERSION,
+        "sort": list(SORT),
+        "suites": [{"families": [family.name for family in suite.families], "name": suite.name} for suite in suites],
+    }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_SAFE)

@@ -1,16 +1,32 @@
-"""What a report page shows: ranks, every metric and metadata value, and where each field came from."""
+"""What the pages show beyond the published rows: a report page's ranks, every metric and metadata
+value, where each field came from; and how a fraction is written as a percentage."""
 
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any, Iterator
 
 from .build import Leaderboard
-from .rows import Row
+from .rows import FALLBACK, MANIFEST, Row
+
+HUNDREDTH = Decimal("0.01")
+# The order in which a report page lists the published fields: identity, ranking evidence, provenance.
+PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
+             "release_tag", "run_date", "reproducibility_hash", "report_path")
+
+
+def percent(fraction: float) -> str:
+    """A fraction in [0, 1] as a percentage with two decimals, or with every decimal it needs when
+    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded."""
+    value = Decimal(repr(float(fraction))) * 100
+    if value == value.quantize(HUNDREDTH):
+        return f"{value:.2f}"
+    return f"{value.normalize():f}"
 
 
 def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Nested keys joined by dots; lists and scalars are leaves."""
+    """Nested keys joined by dots; lists, scalars and empty objects are leaves."""
     if isinstance(value, dict) and value:
         for key in value:
             yield from flatten(value[key], f"{prefix}.{key}" if prefix else str(key))
@@ -23,22 +39,36 @@ def shown(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+def origin(source: str, release_tag: str) -> tuple[str, str]:
+    """Where a published field came from, as (kind, detail): ``report`` and the key in it,
+    ``manifest`` and its row, ``--release-tag`` and the tag, or ``archive`` (the file's path)."""
+    if source.startswith("/"):
+        return "report", source[1:].replace("/", ".")
+    if source.startswith(MANIFEST):
+        return "manifest", source
+    if source == FALLBACK:
+        return "--release-tag fallback", release_tag
+    return "archive", "the report's path in the archive"
+
+
 def report_details(leaderboard: Leaderboard, row: Row) -> dict[str, Any]:
+    """Everything a report page shows about one row."""
     fields = row.fields
     path = fields["report_path"]
     payload = row.candidate.payload
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
+    others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
     return {
         "fields": fields,
-        "sources": row.sources,
+        "published": [(name, fields[name], *origin(row.sources[name], fields["release_tag"])) for name in PUBLISHED],
         "rank": leaderboard.rank_overall[path],
         "rank_in_suite": leaderboard.rank_in_suite[path],
         "rank_in_family": leaderboard.rank_in_family[path],
+        "row_count": len(leaderboard.ranked),
         "suite_anchor": leaderboard.anchors[fields["suite"]],
         "metrics": sorted((key, shown(value)) for key, value in flatten(metrics)),
         "metadata": sorted((key, shown(value)) for key, value in flatten(metadata)),
+        "report_fields": sorted((key, shown(value)) for key, value in flatten(others)),
         "sha256": leaderboard.digests[path],
-        "fixture_count": payload.get("fixture_count"),
-        "generated_at": payload.get("generated_at"),
     }
