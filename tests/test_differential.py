@@ -1,0 +1,186 @@
+"""The project against the reference renderer (openmed 3.1.0), archive by archive.
+
+On every archive of ``differential_support.all_cases()`` (random valid archives with many rows,
+every contract rule broken in turn, and probes at the edges of the rules) both refuse, or both
+publish byte-identical ``leaderboard.json`` and identical ``reports/`` trees. The reference runs
+in-process, as its command line would run it; an exception it raises, crash or not, is a refusal.
+
+Deliberate differences, kept out of the differential set:
+- A folder given as the manifest: the project refuses it (the build cannot start), the reference
+  reads no fallbacks from it and carries on.
+- A manifest that is not UTF-8 text: both refuse, but the project says so as a ``ManifestError``
+  (the build cannot start) rather than as problem lines.
+- ``invoke build`` without ``--release-tag`` falls back to ``LEADERBOARD_RELEASE_TAG`` of
+  ``pelicanconf.py``; the reference's command line has no fallback then. The rendered sample
+  below therefore runs with settings whose fallback is unset.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from openmed.core.model_registry import load_manifest_rows
+from openmed.eval.leaderboard import write_leaderboard
+
+from conftest import SETTINGS
+from differential_support import MANIFEST, Case, all_cases
+
+from benchmark_leaderboard.build import build_leaderboard
+from benchmark_leaderboard.manifest import ManifestError
+from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.render import BuildError, build as render_site
+
+pytestmark = pytest.mark.oracle
+
+CASES = all_cases()
+BY_NAME = {case.name: case for case in CASES}
+# Rendered through Pelican as well: a spread of valid archives and every case with odd paths.
+RENDERED = [case for index, case in enumerate(CASES) if case.name.startswith("valid-") and index % 8 == 0] + [
+    BY_NAME[name] for name in (
+        "links-ignored", "folder-named-leaderboard-json", "leaderboard-json-skipped", "auxiliary-everywhere",
+        "escaped-surrogate-pair", "unpublished-numbers-copied", "manifest-missing-file", "file-name-not-utf8",
+        "surrogate-in-unpublished-text", "release-fallback-surrogate", "empty-archive", "only-links",
+        "folder-named-x.json", "file-invalid-utf8", "manifest-line-not-json", "hash-upper-case",
+    )
+]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a renderer made of an archive: why it refused, or what it published."""
+
+    refused: str | None = None
+    leaderboard: bytes | None = None
+    reports: dict[str, bytes] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        if self.refused is not None:
+            return "refused: " + self.refused[:2000]
+        return f"published {len(self.reports)} reports"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` by its relative POSIX path, and its bytes; links are not followed."""
+    found: dict[str, bytes] = {}
+    for parent, folders, names in os.walk(folder):
+        for name in names + [name for name in folders if os.path.islink(os.path.join(parent, name))]:
+            path = Path(parent, name)
+            found[path.relative_to(folder).as_posix()] = b"LINK" if path.is_symlink() else path.read_bytes()
+    return found
+
+
+def run_reference(reports: Path, manifest: Path, release_tag: str | None, output: Path) -> Outcome:
+    """The reference's ``main()``, in-process: manifest rows only from a manifest that is a file."""
+    try:
+        manifest_rows = load_manifest_rows(manifest) if manifest.is_file() else []
+        write_leaderboard(reports, output, manifest_rows=manifest_rows, release_tag=release_tag)
+    except Exception as error:  # noqa: BLE001 - a crash of the reference is a refusal too
+        return Outcome(refused=f"{type(error).__name__}: {error}")
+    return Outcome(leaderboard=(output / "leaderboard.json").read_bytes(), reports=tree(output / "reports"))
+
+
+def run_project(reports: Path, manifest: Path, release_tag: str | None) -> Outcome:
+    """The project's pipeline without Pelican; anything but a refusal propagates and fails the test."""
+    try:
+        board = build_leaderboard(str(reports), str(manifest), release_tag)
+    except BuildRefused as refused:
+        return Outcome(refused="\n".join(refused.lines()))
+    except ManifestError as error:
+        return Outcome(refused=str(error))
+    return Outcome(leaderboard=board.leaderboard_json, reports=dict(board.report_copies))
+
+
+def assert_same(ours: Outcome, reference: Outcome) -> None:
+    assert (ours.refused is None) == (reference.refused is None), (
+        f"the project {ours.describe()}\nthe reference {reference.describe()}")
+    if reference.refused is None:
+        assert ours.leaderboard.decode("utf-8") == reference.leaderboard.decode("utf-8")
+        assert ours.leaderboard == reference.leaderboard
+        assert sorted(ours.reports) == sorted(reference.reports)
+        for path, data in reference.reports.items():
+            assert ours.reports[path] == data, f"reports/{path} differs"
+
+
+def assert_case_is_what_it_claims(case: Case, reference: Outcome) -> None:
+    """A case meant to be valid (or hostile) really is, by the reference's own verdict."""
+    if case.expect == "publish":
+        assert reference.refused is None, f"{case.name} was meant to be valid: {reference.refused}"
+    elif case.expect == "refuse":
+        assert reference.refused is not None, f"{case.name} was meant to break a rule, yet the reference published it"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_project_and_reference_agree(case: Case, tmp_path: Path):
+    reports, manifest = case.write(tmp_path / "archive")
+    reference = run_reference(reports, manifest, case.release_tag, tmp_path / "reference")
+    assert_case_is_what_it_claims(case, reference)
+    assert_same(run_project(reports, manifest, case.release_tag), reference)
+
+
+@pytest.fixture(scope="module")
+def settings_without_fallback(tmp_path_factory) -> str:
+    """The project's settings with no ``--release-tag`` fallback, as the reference runs without one."""
+    path = tmp_path_factory.mktemp("settings") / "differentialconf.py"
+    path.write_text(
+        "import runpy\n"
+        f"globals().update({{k: v for k, v in runpy.run_path({SETTINGS!r}).items() if k.isupper()}})\n"
+        "LEADERBOARD_RELEASE_TAG = None\n",
+        encoding="utf-8",
+    )
+    assert runpy.run_path(str(path))["PLUGINS"] == ["benchmark_leaderboard"]
+    return str(path)
+
+
+@pytest.mark.parametrize("case", RENDERED, ids=[case.name for case in RENDERED])
+def test_rendered_site_matches_reference(case: Case, tmp_path: Path, settings_without_fallback: str):
+    reports, manifest = case.write(tmp_path / "archive")
+    reference = run_reference(reports, manifest, case.release_tag, tmp_path / "reference")
+    site = tmp_path / "site"
+    try:
+        render_site(settings_without_fallback, str(site), reports_dir=str(reports), manifest=str(manifest),
+                    release_tag=case.release_tag, progress=lambda message: None)
+    except (BuildRefused, BuildError) as error:
+        ours = Outcome(refused=str(error))
+        assert not site.exists(), "a refused build must write nothing"
+    else:
+        ours = Outcome(leaderboard=(site / "leaderboard.json").read_bytes(), reports=tree(site / "reports"))
+        assert (site / "index.html").is_file()
+    assert_same(ours, reference)
+
+
+NAMED = [case for case in CASES if case.culprit is not None]
+
+
+@pytest.mark.parametrize("case", NAMED, ids=[case.name for case in NAMED])
+def test_refusal_names_the_offending_file(case: Case, tmp_path: Path):
+    """Every refusal of a hostile archive has a problem line naming the file that broke the rule."""
+    reports, manifest = case.write(tmp_path / "archive")
+    try:
+        build_leaderboard(str(reports), str(manifest), case.release_tag)
+    except BuildRefused as refused:
+        assert refused.problems, "a refusal without a problem"
+        files = [problem.file for problem in refused.problems]
+        assert case.culprit in files, "\n".join(refused.lines())
+        for line in refused.lines():
+            assert "Traceback" not in line and str(tmp_path) not in line, line
+    except ManifestError as error:
+        assert case.culprit == MANIFEST and str(manifest) in str(error)
+    else:
+        assert case.expect is None, f"{case.name} breaks a rule, yet the project published it"
+
+
+def test_the_cases_cover_what_they_must():
+    """The differential set is no smaller than promised: many rows, both verdicts, odd paths."""
+    valid = [case for case in CASES if case.expect == "publish"]
+    hostile = [case for case in CASES if case.expect == "refuse"]
+    assert len(CASES) >= 400 and len(valid) >= 100 and len(hostile) >= 150
+    assert max(len(case.files) for case in valid) >= 60
+    paths = [path for case in CASES for path in case.files]
+    for mark in (" ", "#", "%", "'", '"', "é", "\udce9", "/"):
+        assert any(mark in path for path in paths), mark
+    assert any(case.links for case in valid) and any(case.folders for case in hostile)
+    assert any(case.manifest is None for case in valid) and any(case.release_tag is None for case in valid)
