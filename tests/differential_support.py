@@ -688,6 +688,12 @@ def hostile_cases(seed: int) -> Iterator[Case]:
         manifest = ("\n".join(lines) + "\n").encode()
         yield base.case(f"manifest-line-{label}", manifest=manifest, culprit=f"{MANIFEST} line {position + 1}")
 
+    base = fresh()
+    yield base.case("manifest-not-utf8", manifest=b'{"repo_id": "caf\xe9"}\n', culprit=MANIFEST)
+    base = fresh()
+    yield base.case("manifest-utf16", manifest="\n".join(json.dumps(row) for row in base.manifest_rows).encode("utf-16"),
+                    culprit=MANIFEST)
+
     # Archives with nothing to publish.
     yield Case("empty-archive", expect="refuse", culprit=".")
     yield Case("only-empty-folders", folders=("a/b", "c"), expect="refuse", culprit=".")
@@ -736,6 +742,11 @@ def probe_cases(seed: int) -> Iterator[Case]:
     model = base.payload["model_name"]
     base.manifest_rows += [{"repo_id": model, "family": "Earlier"}, {"repo_id": model, "family": "Later wins"}]
     yield base.case("manifest-later-line-wins", expect="publish")
+    base = fresh()
+    base.metadata.pop("model_family")
+    model = base.payload["model_name"]
+    base.manifest_rows += [{"repo_id": model, "family": "Earlier"}, {"repo_id": model, "note": "no family"}]
+    yield base.case("manifest-later-line-without-family", expect=None, culprit=base.target)
     base = fresh()
     base.metadata.pop("model_family")
     base.manifest_rows.append({"repo_id": base.payload["model_name"], "family": "  Padded family\t"})
@@ -809,6 +820,8 @@ def probe_cases(seed: int) -> Iterator[Case]:
     base = fresh()
     yield base.case("folder-named-leaderboard-json", expect="publish",
                     files={"leaderboard.json/inner.report.json": json_text({**base.payload, "suite": "inner"}).encode()})
+    base = fresh()
+    yield base.case("report-named-dot-json", expect="publish", files={".json": json_text({**base.payload, "suite": "dot"}).encode()})
     base = fresh()
     yield base.case("auxiliary-name-not-utf8", expect="publish", files={"caf\udce9/notes \udcff.json": b"[1]"})
     base = fresh()
