@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import os
 import runpy
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +32,7 @@ import pytest
 from openmed.core.model_registry import load_manifest_rows
 from openmed.eval.leaderboard import write_leaderboard
 
-from conftest import SETTINGS
+from conftest import SETTINGS, SHARED
 from differential_support import MANIFEST, Case, all_cases
 
 from benchmark_leaderboard.build import build_leaderboard
@@ -155,6 +157,27 @@ def test_rendered_site_matches_reference(case: Case, tmp_path: Path, settings_wi
         ours = Outcome(leaderboard=(site / "leaderboard.json").read_bytes(), reports=tree(site / "reports"))
         assert (site / "index.html").is_file()
     assert_same(ours, reference)
+
+
+UPSTREAM = SHARED / "reference" / "openmed-archive"
+
+
+@pytest.mark.parametrize("release_tag", ["v3.1.0", None])
+def test_upstream_archive_agrees(release_tag: str | None, tmp_path: Path):
+    reports, manifest = UPSTREAM / "docs" / "benchmarks", UPSTREAM / MANIFEST
+    reference = run_reference(reports, manifest, release_tag, tmp_path / "reference")
+    assert reference.refused is None
+    assert_same(run_project(reports, manifest, release_tag), reference)
+
+
+def test_large_benchmark_archive_agrees(tmp_path: Path):
+    """The benchmark generator's archive: 1500 reports, half of them filled from the manifest."""
+    subprocess.run([sys.executable, str(SHARED / "bench" / "make_archive.py"), str(tmp_path / "bench"), "1500",
+                    "--suites", "7", "--families", "6", "--seed", "11"], check=True)
+    reports, manifest = tmp_path / "bench" / "reports", tmp_path / "bench" / MANIFEST
+    reference = run_reference(reports, manifest, None, tmp_path / "reference")
+    assert reference.refused is None and len(reference.reports) == 1500
+    assert_same(run_project(reports, manifest, None), reference)
 
 
 NAMED = [case for case in CASES if case.culprit is not None]
