@@ -828,12 +828,50 @@ def probe_cases(seed: int) -> Iterator[Case]:
     yield base.case("auxiliary-everywhere", expect="publish", files=auxiliary_files(random.Random(seed)), beside=True)
 
 
+ODD_VALUES = [None, "", " ", "\t\n", 0, 1, -1, 2, True, False, 0.5, Raw("-0.0"), Raw("NaN"), Raw("1e400"), 10**400, [],
+              {}, [None], {"overall": 0.5}, "0.5", "2026-06-14", " 2026-06-14T10:00:00Z ", "20260614", "2026-W24-1",
+              "sha256:" + "ab" * 32, "SHA256:" + "ab" * 32, "golden", "GOLDEN ", "ünï", "\ud800", "\ud83d\ude00",
+              "OpenMed/model-a", "v1.0.0"]
+FIELDS = ["suite", "model_name", "device", "fixture_count", "generated_at", "metadata", "metrics",
+          "metadata.synthetic", "metadata.model_family", "metadata.family", "metadata.release_tag", "metadata.release",
+          "metadata.run_date", "metadata.reproducibility_hash", "metadata.repro_hash", "metrics.leakage",
+          "metrics.leakage.overall", "metrics.leakage_rate", "metrics.critical_leakage_rate", "metrics.exact_span_f1",
+          "metrics.exact_span_f1.recall", "metrics.span.recall", "metrics.micro.recall", "metrics.recall",
+          "metrics.exact_span_f1.f1", "metrics.micro_f1", "metrics.f1"]
+
+
+def mutated_archive(seed: int) -> Case:
+    """A valid archive with one to three fields of its reports set to odd values or removed."""
+    rng = random.Random(seed)
+    release_fallback = rng.choice([None, "v3.1.0", " "])
+    maker = ArchiveMaker(rng, release_fallback)
+    reports = {report_name(rng, index): maker.report(index) for index in range(rng.randrange(1, 6))}
+    for _ in range(rng.randrange(1, 4)):
+        payload = reports[rng.choice(sorted(reports))]
+        *parents, last = rng.choice(FIELDS).split(".")
+        node: Any = payload
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            if rng.random() < 0.2:
+                node.pop(last, None)
+            else:
+                node[last] = rng.choice(ODD_VALUES)
+    files = {name: json_text(payload, random_style(rng)).encode() for name, payload in reports.items()}
+    rows = list(maker.manifest_rows.values())
+    if rows and rng.random() < 0.5:
+        row = rng.choice(rows)
+        row[rng.choice(["family", "reproducibility_hash", "repo_id"])] = rng.choice(ODD_VALUES)
+    return Case(f"mutated-{seed}", files, manifest=manifest_bytes(rng, rows), release_tag=release_fallback)
+
+
 def all_cases() -> list[Case]:
     """Every case of the differential run, in a fixed order; names are unique."""
     cases: list[Case] = []
     counts = [1, 2, 3, 5, 8, 13, 21, 40, 60]
     for seed in range(120):
         cases.append(valid_archive(1000 + seed, counts[seed % len(counts)]))
+    cases += [mutated_archive(3000 + seed) for seed in range(150)]
     cases += hostile_cases(5000)
     cases += probe_cases(9000)
     names = [case.name for case in cases]
