@@ -32,7 +32,7 @@ import pytest
 from openmed.core.model_registry import load_manifest_rows
 from openmed.eval.leaderboard import write_leaderboard
 
-from conftest import SETTINGS, SHARED
+from conftest import ROOT, SETTINGS, SHARED
 from differential_support import MANIFEST, Case, all_cases
 
 from benchmark_leaderboard.build import build_leaderboard
@@ -157,6 +157,34 @@ def test_rendered_site_matches_reference(case: Case, tmp_path: Path, settings_wi
         ours = Outcome(leaderboard=(site / "leaderboard.json").read_bytes(), reports=tree(site / "reports"))
         assert (site / "index.html").is_file()
     assert_same(ours, reference)
+
+
+def run_command(*args: str) -> subprocess.CompletedProcess:
+    """Run a command from the checkout; its output is read as UTF-8 whatever locale an earlier
+    in-process Pelican build (LOCALE = C) left behind."""
+    return subprocess.run(args, cwd=ROOT, capture_output=True, encoding="utf-8", errors="replace", timeout=120)
+
+
+# Both command lines, as a user runs them (a padded --release-tag fallback included).
+COMMAND_LINE = [BY_NAME[name] for name in ("valid-1008-60rows", "links-ignored", "manifest-line-not-json", "file-bom")]
+
+
+@pytest.mark.parametrize("case", COMMAND_LINE, ids=[case.name for case in COMMAND_LINE])
+def test_command_lines_agree(case: Case, tmp_path: Path):
+    """``invoke build`` against ``python -m openmed.eval.leaderboard``: this is what the harness stands for."""
+    reports, manifest = case.write(tmp_path / "archive")
+    tag = ["--release-tag", case.release_tag or "v0"]
+    reference = run_command(sys.executable, "-m", "openmed.eval.leaderboard", "--reports-dir", str(reports),
+                            "--output-dir", str(tmp_path / "reference"), "--manifest", str(manifest), *tag)
+    ours = run_command(str(Path(sys.executable).parent / "invoke"), "build", "--reports-dir", str(reports),
+                       "--output-dir", str(tmp_path / "site"), "--manifest", str(manifest), *tag)
+    assert (ours.returncode == 0) == (reference.returncode == 0), ours.stderr + reference.stderr
+    if reference.returncode == 0:
+        assert (tmp_path / "site" / "leaderboard.json").read_bytes() == (tmp_path / "reference" / "leaderboard.json").read_bytes()
+        assert tree(tmp_path / "site" / "reports") == tree(tmp_path / "reference" / "reports")
+    else:
+        assert ours.returncode == 1 and "Traceback" not in ours.stderr and not (tmp_path / "site").exists()
+    assert case.expect == ("publish" if reference.returncode == 0 else "refuse")
 
 
 UPSTREAM = SHARED / "reference" / "openmed-archive"
