@@ -11,7 +11,6 @@ contract's rules.
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 from dataclasses import dataclass, field
@@ -311,11 +310,10 @@ def auxiliary_files(rng: random.Random) -> dict[str, bytes]:
     return {name: pool[name] for name in rng.sample(names, rng.randrange(len(names) + 1))}
 
 
-def manifest_bytes(rng: random.Random, rows: list[Any], extra_lines: list[str] = ()) -> bytes:
+def manifest_bytes(rng: random.Random, rows: list[Any]) -> bytes:
     """Rows one a line in a random style: blank lines, CRLF, padding, rows without repo_id."""
     lines = [json_text(shuffled(rng, row) if isinstance(row, dict) else row, Style(indent=None, ascii_only=rng.random() < 0.3))
              for row in rows]
-    lines += list(extra_lines)
     if rng.random() < 0.5:
         lines.insert(rng.randrange(len(lines) + 1), json.dumps({"family": "no repo id"}))
     if rng.random() < 0.5:
