@@ -76,6 +76,15 @@ def read_file(root: str, path: str) -> tuple[Any, Problem | None]:
         return None, Problem(path, "", f"is not usable JSON: {error}")
 
 
+def is_utf8_name(path: str) -> bool:
+    """Whether a path read from the file system is UTF-8 (undecodable bytes arrive as surrogate escapes)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def is_candidate(path: str, payload: Any) -> bool:
     if path.endswith(REPORT_SUFFIX):
         return True
@@ -100,6 +109,8 @@ def read_archive(root: str) -> Archive:
             continue
         elif not isinstance(payload, dict):
             problems.append(Problem(path, "", "a file named *.report.json must hold a JSON object"))
+        elif not is_utf8_name(path):
+            problems.append(Problem(path, "", "the report's path is not UTF-8 text, so it cannot be published or linked"))
         else:
             candidates.append(Candidate(path, payload))
     if not paths:
