@@ -16,7 +16,7 @@ OUTPUT_PATH = os.path.join(HERE, "output")
 THEME = os.path.join(HERE, "theme")
 TIMEZONE = "UTC"
 DEFAULT_LANG = "en"
-LOCALE = ("C",)
+LOCALE = ("C.UTF-8", "C")
 
 PLUGIN_PATHS = [os.path.join(HERE, "plugins")]
 PLUGINS = ["benchmark_leaderboard"]

@@ -60,7 +60,7 @@ def run_invoke(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, 
     """Run ``invoke ARGS`` as a user would, from the project's virtual environment."""
     invoke = str(Path(sys.executable).parent / "invoke")
     return subprocess.run([invoke, *args], cwd=cwd, env={**os.environ, **(env or {})}, capture_output=True,
-                          text=True, timeout=timeout)
+                          encoding="utf-8", timeout=timeout)
 
 
 @pytest.fixture
