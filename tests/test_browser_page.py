@@ -264,6 +264,10 @@ def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, 
     page = w.page
     links = page.eval_on_selector_all("tbody th a", "as => as.map(a => a.href)")
     assert len(links) == 20 and all(link.startswith(base_url + "bundled/report/") for link in links)
+    copies = page.eval_on_selector_all("tbody td a", "as => as.map(a => [a.textContent, a.href])")
+    assert len(copies) == 20 and {text for text, _ in copies} == {"JSON"}
+    assert [href for _, href in copies] == [link.replace("/bundled/report/", "/bundled/reports/")[:-len("html")] + "json"
+                                           for link in links]
     page.click("#suite-clinical-notes-tab")
     page.click("text=OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-onnx-int8")
     assert page.url == base_url + "bundled/report/clinical-notes/pii-small-int8.report.html"

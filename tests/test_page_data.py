@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import SETTINGS, SHARED, report, write_archive
+from conftest import HASH, SETTINGS, SHARED, report, write_archive
 
 from benchmark_leaderboard.build import build_leaderboard
 from benchmark_leaderboard.render import build
@@ -31,8 +31,12 @@ def test_the_embedded_data_is_the_leaderboard_json_content(tmp_path):
     data = json.loads(_embedded((tmp_path / "site" / "index.html").read_text(encoding="utf-8")))
     columns = data["columns"]
     rows = [{name: columns[name][i] for name in columns} for i in range(data["row_count"])]
+    # The hash is not repeated in the data: each row of the table shows it in full.
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    shown = {path: digest for digest, path in re.findall(r'<td>(sha256:[0-9a-f]{64})<td><a href="\./reports/([^"]+)">JSON</a>', html)}
     for row in rows:
         row["report_url"] = "reports/" + quote(row["report_path"])
+        row["reproducibility_hash"] = shown[quote(row["report_path"])]
     assert rows == published["rows"]
     assert {key: data[key] for key in ("row_count", "schema_version", "sort")} == \
         {key: published[key] for key in ("row_count", "schema_version", "sort")}
@@ -57,13 +61,13 @@ def test_percentages_have_two_decimals_and_every_further_one_a_value_needs(fract
     assert percent(fraction) == shown
 
 
-def test_rows_are_terse_and_show_exact_percentages(archive, tmp_path):
+def test_rows_are_terse_and_show_exact_percentages_the_whole_hash_and_the_json_copy(archive, tmp_path):
     reports = archive({"s/a.report.json": report(metrics={"leakage": {"overall": 0.07313}, "exact_span_f1": {"recall": 0.5, "f1": 0.25}})})
     build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     body = html[html.index("<tbody>") + len("<tbody>\n"):html.index("</tbody>")]
     assert body == ('<tr><td>1<th><a href="./report/s/a.report.html">OpenMed/model-a</a><td>cpu<td>7.313<td>50.00<td>25.00'
-                    '<td>v1.0.0<td>2026-06-14<td>abababab\u2026\n')
+                    '<td>v1.0.0<td>2026-06-14<td>' + HASH + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
 
 
 @pytest.mark.oracle

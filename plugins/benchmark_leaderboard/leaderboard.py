@@ -46,8 +46,10 @@ def copies(candidates: list[Candidate]) -> tuple[dict[str, bytes], list[Problem]
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-# report_url is left out of the page's copy: it is always "reports/" and the URL-quoted report_path.
-EMBEDDED_COLUMNS = sorted(set(FIELDS) - {"report_url"})
+# Left out of the page's copy: report_url, always "reports/" and the URL-quoted report_path, and
+# reproducibility_hash, which the page's table shows in full, row for row (one copy of 64 random hex
+# digits a row is what the page can afford).
+EMBEDDED_COLUMNS = sorted(set(FIELDS) - {"report_url", "reproducibility_hash"})
 
 
 def embedded(ranked: list[Row], suites: list[Suite] | None = None) -> str:
@@ -56,7 +58,7 @@ def embedded(ranked: list[Row], suites: list[Suite] | None = None) -> str:
     The content of ``leaderboard.json`` in a compact, column-major form that compresses well:
     ``columns`` maps each row field to the list of its values in the global ranking order (row
     ``i`` is ``columns[field][i]`` for every field; ``report_url`` is left out, being derived from
-    ``report_path``), and ``suites`` names the suites and, in each, its model families, in the
+    ``report_path``, and so is ``reproducibility_hash``, which the table rows carry in full), and ``suites`` names the suites and, in each, its model families, in the
     order of the page's tabs and tables; a family's rows are the rows, in ranking order, whose
     ``suite`` and ``model_family`` are exactly those names. The text is escaped so that no report
     text can close the element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become

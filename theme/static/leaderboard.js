@@ -13,14 +13,8 @@
   var data = JSON.parse(source.textContent);
   var columns = data.columns;
   var rowCount = data.row_count;
-  // What the filter searches, one lower-case string per row, fields kept apart by a line break.
-  var SEARCHED = ["model_name", "model_family", "device", "release_tag", "run_date", "reproducibility_hash"];
-  var haystacks = new Array(rowCount);
-  for (var i = 0; i < rowCount; i++) {
-    var parts = [];
-    for (var c = 0; c < SEARCHED.length; c++) parts.push(columns[SEARCHED[c]][i]);
-    haystacks[i] = parts.join("\n").toLowerCase();
-  }
+  // The embedded data leaves out the reproducibility hash, which each table row shows in full.
+  var HASH_CELL = 8;
 
   // The page lists a family's rows in ranking order under its suite's panel, in data.suites order.
   var groupOf = {};
@@ -37,8 +31,15 @@
     return { tab: tab, panel: panel, families: families, count: tab.querySelector("[data-count]"),
              empty: panel.querySelector("[data-empty]"), shown: -1 };
   });
-  for (i = 0; i < rowCount; i++) {
+  // What the filter searches, one lower-case string per row, fields kept apart by a line break.
+  var SEARCHED = ["model_name", "model_family", "device", "release_tag", "run_date"];
+  var haystacks = new Array(rowCount);
+  for (var i = 0; i < rowCount; i++) {
     var family = groupOf[columns.suite[i] + "\u0000" + columns.model_family[i]];
+    var parts = [];
+    for (var c = 0; c < SEARCHED.length; c++) parts.push(columns[SEARCHED[c]][i]);
+    parts.push(family.trs[family.rows.length].cells[HASH_CELL].textContent);
+    haystacks[i] = parts.join("\n").toLowerCase();
     family.rows.push(i);
     family.shown++;
   }
