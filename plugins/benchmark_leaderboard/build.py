@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import validate
 from .archive import read_archive
@@ -41,13 +40,14 @@ class Leaderboard:
 def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: str | None) -> Leaderboard:
     """Everything the site publishes for this archive, manifest and fallback release tag."""
     archive = read_archive(reports_dir)
-    manifest, problems = read_manifest(manifest_path)
-    problems = problems + archive.problems
+    manifest, manifest_problems = read_manifest(manifest_path)
+    problems = list(archive.problems)
     for candidate in archive.candidates:
         problems += validate.problems_of(validate.REPORT_SCHEMA, candidate.payload, candidate.path)
     rows, fill_problems = fill_rows(archive.candidates, manifest, release_tag)
     report_copies, copy_problems = copies(archive.candidates)
-    problems = sorted(set(problems + fill_problems + copy_problems), key=_order)
+    # The manifest's lines first (whatever the file is called), then the archive's files in path order.
+    problems = manifest_problems + sorted(set(problems + fill_problems + copy_problems))
     if problems:
         raise BuildRefused(problems)
 
@@ -70,11 +70,6 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
         files_read=archive.files_read,
         digests={path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()},
     )
-
-
-def _order(problem: Problem) -> tuple[Any, ...]:
-    # The manifest's lines first, then the archive's files in path order.
-    return (not problem.file.startswith("models.jsonl"), problem.file, problem.pointer, problem.rule)
 
 
 def suite_anchors(suites: list[Suite]) -> dict[str, str]:

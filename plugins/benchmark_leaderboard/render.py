@@ -9,9 +9,11 @@ import json
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -99,13 +101,32 @@ def build(
         files = sum(len(names) for _, _, names in os.walk(staging))
         _swap(staging, target)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
+            shutil.rmtree(staging, ignore_errors=True)
     families = {family["name"] for suite in leaderboard["suites"] for family in suite["families"]}
     return Summary(leaderboard["row_count"], len(leaderboard["suites"]), len(families), files, time.perf_counter() - started)
 
 
+@contextmanager
+def signals_deferred():
+    """Hold SIGINT and SIGTERM until the block ends, so that it runs to completion; a signal that
+    arrived meanwhile is handled (raised) as the block is left."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _swap(staging: str, target: str) -> None:
-    """Put ``staging`` where ``target`` is; the old render is removed only once the new one is in place."""
+    """Put ``staging`` where ``target`` is; the old render is removed only once the new one is in place.
+    An interruption waits until the swap is over: the output is the old render or the new one."""
+    with signals_deferred():
+        _swap_now(staging, target)
+
+
+def _swap_now(staging: str, target: str) -> None:
     if os.path.lexists(target):
         old = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".old-", dir=os.path.dirname(target))
         os.rmdir(old)

@@ -39,11 +39,15 @@ class Row:
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
-    """The first option whose value is set (truthy); failing that, the last one, as is."""
+    """The first option whose value is set (truthy); failing that, the last one given (not null), as
+    is; when none is given at all, the first option's source, where a problem should point."""
     for source, value in options:
         if value:
             return source, value
-    return options[-1]
+    for source, value in reversed(options):
+        if value is not None:
+            return source, value
+    return options[0][0], None
 
 
 def _text(value: Any) -> str | None:

@@ -59,6 +59,8 @@ def _rule(error: ValidationError) -> str:
     if keyword == "type":
         expected = error.validator_value
         words = [_TYPE_WORDS.get(t, t) for t in (expected if isinstance(expected, list) else [expected])]
+        if isinstance(error.instance, bool):  # JSON's true and false are not numbers here
+            return "must be " + " or ".join(words) + f", not {str(error.instance).lower()}"
         return "must be " + " or ".join(words)
     if keyword == "pattern" and error.validator_value == "\\S":
         return "must not be empty or only white space"

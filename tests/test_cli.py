@@ -1,0 +1,157 @@
+"""`invoke build` as a user runs it: the summary, exit codes, one stderr line per problem, and an
+output folder that is replaced whole or not at all (refused, interrupted by SIGINT or SIGTERM)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SHARED, report, run_invoke, write_archive
+
+from core_support import leftovers, tree_digest, write_manifest
+
+MAKE_ARCHIVE = SHARED / "bench" / "make_archive.py"
+
+
+def build_args(reports: Path, output: Path, *more: str) -> list[str]:
+    return ["build", "--reports-dir", str(reports), "--output-dir", str(output), *more]
+
+
+def test_a_build_prints_its_one_line_summary_and_writes_the_site(archive, tmp_path):
+    reports = archive({"a.report.json": report(), "b/c.report.json": report(suite="other", metadata={"model_family": "NER"})})
+    output = tmp_path / "site"
+    result = run_invoke(*build_args(reports, output))
+    assert result.returncode == 0, result.stderr
+    files = sum(len(names) for _, _, names in os.walk(output))
+    assert re.fullmatch(rf"leaderboard: 2 rows, 2 suites, 2 families, {files} files written in \d+\.\d\d s",
+                        result.stderr.splitlines()[-1])
+    assert result.stdout == ""
+    assert {"index.html", "leaderboard.json", "reports", "report"} <= set(os.listdir(output))
+    assert leftovers(output) == []
+
+
+def test_every_problem_of_every_file_is_one_line_and_the_build_exits_1(archive, tmp_path):
+    broken = report(suite=" ", fixture_count=True, metadata={"synthetic": "true"})
+    del broken["metrics"]["leakage"]
+    reports = archive({
+        "a.report.json": report(),
+        "b/broken.report.json": broken,
+        "c.json": "{",
+        "d.json": b"\xff\xfe{}",
+        "e.report.json": [report()],
+        "x.json/inside.txt": "a folder named x.json",
+        "z.report.json": report(metrics={"exact_span_f1": {"recall": 1.5, "f1": 0.8}}),
+    })
+    manifest = write_manifest(tmp_path / "models.jsonl", {"repo_id": "OpenMed/x"}, "", "not json")
+    output = tmp_path / "site"
+    result = run_invoke(*build_args(reports, output, "--manifest", str(manifest)))
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"rendering {reports} into {output}",
+        "models.jsonl line 3: is not valid JSON: Expecting value",
+        "b/broken.report.json: /fixture_count: must be an integer, not true",
+        "b/broken.report.json: /metadata/synthetic: must be exactly true: only reports marked synthetic are published",
+        "b/broken.report.json: /metrics: leakage is missing: expected a value at metrics.leakage.overall, metrics.leakage_rate.overall, metrics.leakage_rate, metrics.critical_leakage_rate",
+        "b/broken.report.json: /suite: must not be empty or only white space",
+        "c.json: is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2",
+        "d.json: is not UTF-8 text (byte 0)",
+        "e.report.json: a file named *.report.json must hold a JSON object",
+        "x.json: is a folder named like a JSON file; it cannot be read",
+        "z.report.json: /metrics/exact_span_f1/recall: recall must be a number from 0 to 1, found 1.5",
+        f"build refused: 10 problems; {output} is unchanged",
+    ]
+    assert not output.exists() and leftovers(output) == []
+
+
+def test_a_dangling_symlink_is_simply_skipped(archive, tmp_path):
+    reports = archive({"a.report.json": report()})
+    os.symlink(tmp_path / "nowhere.report.json", reports / "dangling.report.json")
+    result = run_invoke(*build_args(reports, tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "site" / "reports").iterdir()) == ["a.report.json"]
+
+
+@pytest.mark.parametrize("case", ["missing reports", "reports is a file", "manifest is a folder", "output is a file", "manifest not utf-8"])
+def test_unusable_inputs_are_one_clear_line_and_exit_2(archive, tmp_path, case):
+    reports = archive({"a.report.json": report()})
+    output = tmp_path / "site"
+    extra: list[str] = []
+    if case == "missing reports":
+        reports, expected = tmp_path / "absent", f"build failed: the reports folder {tmp_path / 'absent'} does not exist"
+    elif case == "reports is a file":
+        reports = write_archive(tmp_path, {"file.json": report()}) / "file.json"
+        expected = f"build failed: the reports folder {reports} is not a folder"
+    elif case == "manifest is a folder":
+        (tmp_path / "models.jsonl").mkdir()
+        extra, expected = ["--manifest", str(tmp_path / "models.jsonl")], f"build failed: the manifest {tmp_path / 'models.jsonl'} is a folder, not a models.jsonl file"
+    elif case == "output is a file":
+        output.write_text("not a folder")
+        expected = f"build failed: the output {output} exists and is not a folder"
+    else:
+        (tmp_path / "models.jsonl").write_bytes(b'{"repo_id": "caf\xe9"}\n')
+        extra, expected = ["--manifest", str(tmp_path / "models.jsonl")], f"build failed: the manifest {tmp_path / 'models.jsonl'} is not UTF-8 text (byte 16)"
+    result = run_invoke(*build_args(reports, output, *extra))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == expected
+    assert len([line for line in result.stderr.splitlines() if line.startswith("build failed")]) == 1
+    assert "Traceback" not in result.stderr
+    assert leftovers(output) == []
+
+
+def test_a_refused_build_leaves_the_output_byte_identical_and_no_temporary_folder(archive, tmp_path):
+    output = tmp_path / "site"
+    good = archive({"a.report.json": report()}, name="good")
+    assert run_invoke(*build_args(good, output)).returncode == 0
+    (output / "hand-made.txt").write_text("kept")
+    before = tree_digest(output)
+    bad = archive({"a.report.json": report(), "b.report.json": report(metadata={"synthetic": False})}, name="bad")
+    result = run_invoke(*build_args(bad, output))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert tree_digest(output) == before
+    assert leftovers(output) == []
+
+
+def test_a_successful_build_replaces_the_whole_output(archive, tmp_path):
+    output = tmp_path / "site"
+    assert run_invoke(*build_args(archive({"old.report.json": report()}, name="first"), output)).returncode == 0
+    (output / "stray.txt").write_text("from an earlier render")
+    assert run_invoke(*build_args(archive({"new.report.json": report()}, name="second"), output)).returncode == 0
+    assert not (output / "stray.txt").exists() and not (output / "reports" / "old.report.json").exists()
+    assert (output / "reports" / "new.report.json").is_file()
+    assert leftovers(output) == []
+
+
+@pytest.mark.skipif(not MAKE_ARCHIVE.is_file(), reason="shared/bench/make_archive.py is not beside the checkout")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_build_leaves_the_old_output_and_no_temporary_folder(archive, tmp_path, signum):
+    subprocess.run([sys.executable, str(MAKE_ARCHIVE), str(tmp_path / "big"), "2000"], check=True)
+    output = tmp_path / "site"
+    assert run_invoke(*build_args(archive({"a.report.json": report()}), output)).returncode == 0
+    before = tree_digest(output)
+    invoke = str(Path(sys.executable).parent / "invoke")
+    args = build_args(tmp_path / "big" / "reports", output, "--manifest", str(tmp_path / "big" / "models.jsonl"))
+    process = subprocess.Popen([invoke, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        # Wait until Pelican is writing report pages into the staging folder, then interrupt.
+        while not any((tmp_path / name / "report").is_dir() for name in leftovers(output)):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the build never started writing"
+            time.sleep(0.02)
+        process.send_signal(signum)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert leftovers(output) == []
+    assert tree_digest(output) == before
+    assert process.returncode == 128 + signum, stderr
+    assert stderr.splitlines()[-1] == f"build interrupted by {signal.Signals(signum).name}; {output} keeps its last complete render"
+    assert "Traceback" not in stderr

@@ -1,0 +1,147 @@
+"""Every report string is text on the page, never markup: a hostile archive built with the CLI is
+parsed back with html.parser, and its structure must match a benign build's."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from conftest import report, run_invoke
+
+HOSTILE = "<img src=x onerror=alert(1)>&amp; \"q\" 'a' </script><!-- \u2028 \u2029 --> <x-evil onclick=\"x()\">"
+FIELDS = ("suite", "model_family", "model_name", "device", "release_tag")
+
+
+class Page(HTMLParser):
+    """What a browser would see: every element with its attributes, the text, and script contents."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self._in_script: dict[str, str | None] | None = None
+        self.comments: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = dict(attrs)
+            self.scripts.append((self._in_script, ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = None
+
+    def handle_data(self, data):
+        if self._in_script is not None:
+            attrs, content = self.scripts[-1]
+            self.scripts[-1] = (attrs, content + data)
+        else:
+            self.text.append(data)
+
+    def handle_comment(self, data):
+        self.comments.append(data)
+
+    def attribute_values(self) -> list[str]:
+        return [value for _, attrs in self.elements for value in attrs.values() if value]
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def values(tag: str) -> dict[str, str]:
+    return {field: f"{field} {tag}{HOSTILE}" for field in FIELDS}
+
+
+def archive_of(strings: dict[str, str], file_name: str) -> dict[str, dict]:
+    payload = report(suite=strings["suite"], model_name=strings["model_name"], device=strings["device"],
+                     metadata={"model_family": strings["model_family"], "release_tag": strings["release_tag"]})
+    return {file_name: payload, "plain.report.json": report()}
+
+
+# A folder "<b onmouseover=x>&amp;\"'<" and a file in it: the report path holds "</script>".
+HOSTILE_NAME = "<b onmouseover=x>&amp;\"'</script><!--\u2028\u2029.report.json"
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """The same archive twice: once with hostile strings and file name, once benign."""
+    built = {}
+    for kind, strings, name in [("hostile", values(""), HOSTILE_NAME), ("benign", {f: f"{f} plain" for f in FIELDS}, "benign.report.json")]:
+        root = tmp_path_factory.mktemp(kind)
+        for relative, payload in archive_of(strings, name).items():
+            (root / "reports" / relative).parent.mkdir(parents=True, exist_ok=True)
+            (root / "reports" / relative).write_text(json.dumps(payload), encoding="utf-8")
+        result = run_invoke("build", "--reports-dir", str(root / "reports"), "--output-dir", str(root / "site"))
+        assert result.returncode == 0, result.stderr
+        built[kind] = (root / "site", strings, name)
+    return built
+
+
+def html_files(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def structure(page: Page) -> tuple[list[str], set[str]]:
+    return [tag for tag, _ in page.elements], {name for _, attrs in page.elements for name in attrs}
+
+
+def test_the_hostile_site_has_the_benign_sites_elements_and_attributes(sites):
+    hostile_site, _, _ = sites["hostile"]
+    benign_site, _, _ = sites["benign"]
+    hostile_pages, benign_pages = html_files(hostile_site), html_files(benign_site)
+    assert len(hostile_pages) == len(benign_pages) == 3  # index.html and one page per report
+    for hostile, benign in zip(sorted(hostile_pages, key=lambda p: "plain" in p.name), sorted(benign_pages, key=lambda p: "plain" in p.name)):
+        hostile_tags, hostile_attributes = structure(parse(hostile))
+        benign_tags, benign_attributes = structure(parse(benign))
+        assert hostile_tags == benign_tags, hostile
+        assert hostile_attributes == benign_attributes, hostile
+
+
+def test_no_page_gains_a_script_an_event_attribute_or_a_comment(sites):
+    site, _, _ = sites["hostile"]
+    for path in html_files(site):
+        page = parse(path)
+        assert not [name for _, attrs in page.elements for name in attrs if name.startswith("on")], path
+        assert not {"img", "b", "x-evil"} & {tag for tag, _ in page.elements}, path
+        assert not any("\u2028" in comment or "onerror" in comment for comment in page.comments), path
+        for attrs, content in page.scripts:
+            # Only the page's own data block and the one behaviour file.
+            assert attrs.get("type") == "application/json" or (attrs.get("src") or "").endswith("leaderboard.js"), attrs
+            if attrs.get("src"):
+                assert content == ""
+
+
+def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
+    site, strings, name = sites["hostile"]
+    page = parse(site / "index.html")
+    text = "".join(page.text)
+    for field in ("suite", "model_family", "model_name", "device", "release_tag"):
+        assert strings[field] in text, field
+    data = [json.loads(content) for attrs, content in page.scripts if attrs.get("type") == "application/json"]
+    leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
+    assert data and data[0]["rows"] == leaderboard["rows"]
+    hostile_row = next(row for row in leaderboard["rows"] if row["report_path"] == name)
+    assert {field: hostile_row[field] for field in FIELDS} == strings
+    # The link to the hostile report's copy is its URL-quoted path, whole.
+    assert f"reports/{hostile_row['report_url'][len('reports/'):]}" in " ".join(page.attribute_values())
+
+
+def test_every_hostile_string_reads_back_exactly_on_its_report_page(sites):
+    site, strings, name = sites["hostile"]
+    page_path = site / "report" / (name[: -len(".json")] + ".html")
+    assert page_path.is_file()
+    page = parse(page_path)
+    text = "".join(page.text)
+    for field in FIELDS:
+        assert strings[field] in text, field
+    assert name in text  # the report path, shown as text
+    assert (site / "reports" / name).is_file()
+    assert json.loads((site / "reports" / name).read_text(encoding="utf-8"))["model_name"] == strings["model_name"]
