@@ -86,7 +86,8 @@ def sites(tmp_path_factory):
 
 
 def html_files(site: Path) -> list[Path]:
-    return sorted(site.rglob("*.html"))
+    """The pages that show report text: the leaderboard and each report's page."""
+    return [site / "index.html", *sorted((site / "report").rglob("*.html"))]
 
 
 def structure(page: Page) -> tuple[list[str], set[str]]:
@@ -127,7 +128,9 @@ def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
         assert strings[field] in text, field
     data = [json.loads(content) for attrs, content in page.scripts if attrs.get("type") == "application/json"]
     leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
-    assert data and data[0]["rows"] == leaderboard["rows"]
+    assert data
+    for field, column in data[0]["columns"].items():
+        assert column == [row[field] for row in leaderboard["rows"]], field
     hostile_row = next(row for row in leaderboard["rows"] if row["report_path"] == name)
     assert {field: hostile_row[field] for field in FIELDS} == strings
     # The link to the hostile report's copy is its URL-quoted path, whole.

@@ -39,15 +39,14 @@ class Row:
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
-    """The first option whose value is set (truthy); failing that, the last one given (not null), as
-    is; when none is given at all, the first option's source, where a problem should point."""
+    """The first option whose value is set (truthy); failing that, the last option's value as is
+    (like Python's ``a or b``: a null there lets a later fallback in). A problem about a value that
+    is null points at the first option, where the field belongs."""
     for source, value in options:
         if value:
             return source, value
-    for source, value in reversed(options):
-        if value is not None:
-            return source, value
-    return options[0][0], None
+    source, value = options[-1]
+    return (options[0][0] if value is None else source), value
 
 
 def _text(value: Any) -> str | None:
