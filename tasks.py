@@ -81,7 +81,7 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
 
     def rebuild() -> bool:
         # A fresh interpreter each time, so that edits to the plugin's code count too.
-        return subprocess.run(command, cwd=HERE, env=environment).returncode == 0
+        return subprocess.run(command, env=environment).returncode == 0
 
     good = rebuild()
     server = start_preview(output_dir, bind, port, live=True)
