@@ -83,16 +83,17 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
         # A fresh interpreter each time, so that edits to the plugin's code count too.
         return subprocess.run(command, env=environment).returncode == 0
 
+    watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
+               os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
+    changes_seen = preview.watch(watched, ignore=[output_dir])  # from now on: an edit during the first build counts
     good = rebuild()
     server = start_preview(output_dir, bind, port, live=True)
     if not good:
         say("the first build failed: fix the problems above; the site is rebuilt on the next change")
-    watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
-               os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
-    say("watching " + ", ".join(os.path.relpath(path) for path in watched))
+    say("watching " + ", ".join(shown_path(path) for path in watched))
     with stop_on_sigterm():
         try:
-            for changes in preview.watch(watched, ignore=[output_dir]):
+            for changes in changes_seen:
                 say(f"changed: {describe_changes(changes)}; rebuilding")
                 if rebuild():
                     server.new_build()
@@ -222,8 +223,14 @@ class stop_on_sigterm:
 
 
 def describe_changes(changes, shown=3):
-    names = [os.path.relpath(path) for path in changes[:shown]]
+    names = [shown_path(path) for path in changes[:shown]]
     return ", ".join(names) + (f" and {len(changes) - shown} more" if len(changes) > shown else "")
+
+
+def shown_path(path):
+    """A path as the user would type it: relative to the working folder when below it, else absolute."""
+    relative = os.path.relpath(path)
+    return os.path.abspath(path) if relative.startswith("..") else relative
 
 
 def say(message):

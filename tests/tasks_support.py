@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 
 from conftest import HASH, ROOT, report
@@ -64,13 +65,13 @@ class RunningTask:
         return self.process.returncode
 
 
-def get(url: str) -> tuple[int, dict[str, str], bytes]:
-    """GET ``url``: status, headers, body (an HTTP error status is returned, not raised)."""
+def get(url: str) -> tuple[int, Message, bytes]:
+    """GET ``url``: status, headers (names in any case), body (an HTTP error status is returned, not raised)."""
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, error.headers, error.read()
 
 
 def wait_until(condition, timeout: float = 30, interval: float = 0.1, message: str = "condition"):

@@ -146,8 +146,13 @@ def changed_paths(before: dict[str, tuple[int, int, int]], after: dict[str, tupl
 
 
 def watch(paths: list[str], ignore: list[str] = (), interval: float = 0.25) -> Iterator[list[str]]:
-    """Yield the changed paths each time the watched files change and then stay still for one interval."""
-    before = snapshot(paths, ignore)
+    """Yield the changed paths each time the watched files change and then stay still for one interval.
+
+    The first snapshot is taken now, not at the first ``next``: a change made in between is not missed."""
+    return _changes(snapshot(paths, ignore), paths, ignore, interval)
+
+
+def _changes(before, paths, ignore, interval) -> Iterator[list[str]]:
     while True:
         time.sleep(interval)
         after = snapshot(paths, ignore)
