@@ -120,7 +120,7 @@ def test_verify_with_another_fallback_tag_fails(tmp_path, archive):
     assert "changed: leaderboard.json" in result.stdout.splitlines()
 
 
-@pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "v01.2.3", "v1.2.3-", "v1.2.3+", "release", "v1.2.3 ", "V1.2.3"])
+@pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "release"])
 def test_publish_refuses_a_bad_tag_and_writes_nothing(tmp_path, archive, tag):
     reports = archive(small_archive())
     result = publish(tmp_path, reports, tmp_path / "site", tag=tag)
@@ -160,7 +160,8 @@ def test_release_tags_that_are_accepted(tag):
     assert release.release_tag_problem(tag) is None
 
 
-@pytest.mark.parametrize("tag", ["v1.0.0-01", "v1.0.0-rc..1", "v1.0.0+a..b", "v1.0.0_rc1", "", None])
+@pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "v01.2.3", "v1.2.3-", "v1.2.3+", "V1.2.3", "v1.2.3 ", "release",
+                                 "v1.0.0-01", "v1.0.0-rc..1", "v1.0.0+a..b", "v1.0.0_rc1", "", None])
 def test_release_tags_that_are_refused(tag):
     assert release.release_tag_problem(tag) is not None
 
