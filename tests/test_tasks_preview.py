@@ -201,6 +201,7 @@ def test_the_watcher_sees_edits_additions_and_removals_but_not_the_output(tmp_pa
     (watched / "c.json").write_text("{}", encoding="utf-8")
     (watched / "out/index.html").write_text("changed", encoding="utf-8")
     (watched / "theme/b.css~").write_text("editor backup", encoding="utf-8")
+    write_archive(watched, {".out.new-x1y2/index.html": "a render being swapped in"})
     after = preview.snapshot([str(watched)], ignore=[str(watched / "out")])
     assert preview.changed_paths(before, after) == [str(watched / "a.json"), str(watched / "c.json"),
                                                     str(watched / "theme/b.css")]

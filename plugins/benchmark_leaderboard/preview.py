@@ -115,8 +115,10 @@ def start_server(directory: str, bind: str, port: int, live: bool = False) -> Pr
 def snapshot(paths: list[str], ignore: list[str] = ()) -> dict[str, tuple[int, int, int]]:
     """Every file below ``paths`` (files or folders, missing ones skipped): path -> (mtime_ns, size, inode).
 
-    Folders in ``ignore`` (the output folder, say) and editor or bytecode leftovers are left out."""
+    Folders in ``ignore`` (the output folder, say), the renders being swapped in beside them
+    (``.<name>.new-*``, ``.<name>.old-*``) and editor or bytecode leftovers are left out."""
     ignored = {os.path.abspath(path) for path in ignore}
+    beside = {os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".") for path in ignored}
     seen: dict[str, tuple[int, int, int]] = {}
 
     def visit(path: str) -> None:
@@ -126,7 +128,8 @@ def snapshot(paths: list[str], ignore: list[str] = ()) -> dict[str, tuple[int, i
             return
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.name not in _IGNORED_FOLDERS and os.path.abspath(entry.path) not in ignored:
+                folder = os.path.abspath(entry.path)
+                if entry.name not in _IGNORED_FOLDERS and folder not in ignored and not folder.startswith(tuple(beside)):
                     visit(entry.path)
             elif not entry.name.endswith(_IGNORED_SUFFIXES):
                 _record(entry.path, seen)
