@@ -15,7 +15,7 @@ import urllib.request
 from email.message import Message
 from pathlib import Path
 
-from conftest import HASH, ROOT, report
+from conftest import ROOT, report
 
 INVOKE = str(Path(sys.executable).parent / "invoke")
 
@@ -74,17 +74,6 @@ def get(url: str) -> tuple[int, Message, bytes]:
         return error.code, error.headers, error.read()
 
 
-def wait_until(condition, timeout: float = 30, interval: float = 0.1, message: str = "condition"):
-    """Poll ``condition()`` until it returns something true; that value is returned."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"{message} did not happen within {timeout} s")
-
-
 def small_archive() -> dict[str, object]:
     """Two reports: enough for a leaderboard with a ranking, quick to render."""
     return {
@@ -102,4 +91,4 @@ def git(repository: Path, *args: str) -> str:
                           text=True).stdout
 
 
-__all__ = ["HASH", "RunningTask", "get", "git", "small_archive", "wait_until"]
+__all__ = ["RunningTask", "get", "git", "small_archive"]

@@ -109,7 +109,7 @@ def test_a_bad_tag_or_a_checked_out_branch_is_refused(tmp_path, archive, reposit
     git(repository, "checkout", "--quiet", "-b", "gh-pages")
     busy = gh_pages(repository, reports, "v1.0.0")
     assert busy.returncode == 2
-    assert busy.stderr.strip().splitlines()[-1] == f"gh-pages: gh-pages is checked out in .; switch to another branch first"
+    assert busy.stderr.strip().splitlines()[-1] == "gh-pages: gh-pages is checked out in .; switch to another branch first"
     assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == ["Start"]
     elsewhere = gh_pages(tmp_path, reports, "v1.0.0")
     assert elsewhere.returncode == 2 and elsewhere.stderr.strip().endswith("gh-pages: . is not a git repository")

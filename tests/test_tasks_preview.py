@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, report, run_invoke, write_archive
-from tasks_support import RunningTask, get, small_archive, wait_until
+from tasks_support import RunningTask, get, small_archive
 
 from benchmark_leaderboard import preview
 
