@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 from contextlib import contextmanager
 
 from invoke import Exit, task
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "plugins"))
+PLUGINS = os.path.join(HERE, "plugins")
+sys.path.insert(0, PLUGINS)
 
+from benchmark_leaderboard import pages_branch, preview, release  # noqa: E402
 from benchmark_leaderboard.problems import BuildRefused  # noqa: E402
 from benchmark_leaderboard.render import BuildError, build as render  # noqa: E402
 
@@ -22,6 +27,15 @@ BUILD_HELP = {
     "output-dir": "where the site is written (default: output)",
     "manifest": "models.jsonl with family and hash fallbacks (default: models.jsonl)",
     "release-tag": "release tag for reports that carry none (default: pelicanconf's LEADERBOARD_RELEASE_TAG)",
+}
+SERVE_HELP = {
+    **BUILD_HELP,
+    "port": "the port to listen on (default: 8000; 0 picks a free one)",
+    "bind": "the loopback address to listen on (default: 127.0.0.1)",
+}
+RELEASE_HELP = {
+    **BUILD_HELP,
+    "release-tag": "the release: v<major>.<minor>.<patch>[-pre][+build]; also the tag of reports that carry none",
 }
 
 
@@ -46,11 +60,12 @@ def sigterm_raises():
         signal.signal(signal.SIGTERM, previous)
 
 
-def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS):
+def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS, finish=None):
     """Render the site; on failure print every problem, one a line, and exit non-zero."""
     try:
         with sigterm_raises():
-            summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag)
+            summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
+                             finish=finish)
     except KeyboardInterrupt as interrupt:
         number = signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT
         raise Exit(f"build interrupted by {number.name}; {output_dir} keeps its last complete render", code=128 + number)
@@ -75,6 +90,183 @@ def build(c, reports_dir=None, output_dir="output", manifest=None, release_tag=N
     does not finish leaves the output folder as it was and no temporary folder beside it.
     """
     run_build(reports_dir, output_dir, manifest, release_tag)
+
+
+@task(help=SERVE_HELP)
+def serve(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=8000, bind="127.0.0.1"):
+    """Build, then serve the output folder on loopback until Ctrl-C."""
+    refuse_public_bind(bind)
+    run_build(reports_dir, output_dir, manifest, release_tag)
+    server = start_preview(output_dir, bind, port, live=False)
+    wait_until_stopped(server)
+
+
+@task(help=SERVE_HELP)
+def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=8000, bind="127.0.0.1"):
+    """Serve like `serve`, rebuild on every change and reload the open page.
+
+    Watched: the reports folder, the manifest, content/, theme/, plugins/ and pelicanconf.py. A change that
+    breaks the archive prints its problems, and the last good site stays served."""
+    refuse_public_bind(bind)
+    command = preview.rebuild_command(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [PLUGINS, os.environ.get("PYTHONPATH")]))}
+
+    def rebuild() -> bool:
+        # A fresh interpreter each time, so that edits to the plugin's code count too.
+        return subprocess.run(command, env=environment).returncode == 0
+
+    watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
+               os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
+    changes_seen = preview.watch(watched, ignore=[output_dir])  # from now on: an edit during the first build counts
+    good = rebuild()
+    server = start_preview(output_dir, bind, port, live=True)
+    if not good:
+        say("the first build failed: fix the problems above; the site is rebuilt on the next change")
+    say("watching " + ", ".join(shown_path(path) for path in watched))
+    with stop_on_sigterm():
+        try:
+            for changes in changes_seen:
+                say(f"changed: {describe_changes(changes)}; rebuilding")
+                if rebuild():
+                    server.new_build()
+                    say("rebuilt; open pages reload")
+                else:
+                    say(f"the build failed; still serving the last good site in {output_dir}")
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+    say("stopped")
+
+
+@task(help={"output-dir": "the rendered folder to remove (default: output)"})
+def clean(c, output_dir="output"):
+    """Remove the output folder (and any half-swapped render beside it)."""
+    target = os.path.abspath(output_dir)
+    if target == os.path.abspath(HERE) or os.path.abspath(HERE).startswith(target.rstrip(os.sep) + os.sep) \
+            or target == os.path.dirname(target):
+        raise Exit(f"clean refused: {output_dir} holds the project itself", code=2)
+    if os.path.isdir(target) and os.listdir(target) and not os.path.exists(os.path.join(target, "leaderboard.json")):
+        raise Exit(f"clean refused: {output_dir} is not a leaderboard render (it has no leaderboard.json)", code=2)
+    parent, name = os.path.split(target)
+    leftovers = [os.path.join(parent, entry) for entry in sorted(os.listdir(parent) if os.path.isdir(parent) else [])
+                 if entry.startswith((f".{name}.new-", f".{name}.old-"))]
+    removed = [path for path in [target, *leftovers] if os.path.lexists(path)]
+    for path in removed:
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    say(f"removed {output_dir}" if removed else f"nothing to remove: {output_dir} does not exist")
+
+
+@task(help=RELEASE_HELP)
+def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest=None):
+    """Render a release with publishconf.py (absolute URLs under openmed.life) and write SHA256SUMS."""
+    run_release(release_tag, reports_dir, output_dir, manifest)
+    say(f"published {release_tag} into {output_dir}; check it with: sha256sum -c {release.CHECKSUMS}")
+
+
+@task(help={**RELEASE_HELP, "output-dir": "the published folder to check (required)"})
+def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None):
+    """Render the release again and compare it with a published folder, file by file; exit 0 only if identical."""
+    if not output_dir:
+        raise Exit("verify needs --output-dir: the published folder to check", code=2)
+    if not os.path.isdir(output_dir):
+        raise Exit(f"verify: {output_dir} is not a folder", code=2)
+    with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch:
+        fresh = os.path.join(scratch, "render")
+        run_release(release_tag, reports_dir, fresh, manifest)
+        expected = release.tree_digests(fresh)
+    difference = release.compare_trees(expected, release.tree_digests(output_dir))
+    if difference:
+        for line in difference.lines():
+            print(line)
+        count = len(difference.lines())
+        raise Exit(f"verify: {output_dir} is not the render of this archive: {count} file{'s' if count != 1 else ''} "
+                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)", code=1)
+    say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
+
+
+@task(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
+            "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
+      name="gh-pages")
+def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None):
+    """Commit a release render as the whole tree of the gh-pages branch: one commit per release."""
+    with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch:
+        render_folder = os.path.join(scratch, "render")
+        run_release(release_tag, reports_dir, render_folder, manifest)
+        message = (f"Publish the benchmark leaderboard {release_tag}\n\n"
+                   f"Release render of {release_tag}; SHA256SUMS lists every file, and\n"
+                   f"`invoke verify --release-tag {release_tag} --output-dir <checkout>` checks it against the archive.\n")
+        try:
+            commit = pages_branch.commit_folder(repo, render_folder, branch, message)
+            if push:
+                pages_branch.push(repo, push, branch)
+        except pages_branch.PagesBranchError as error:
+            raise Exit(f"gh-pages: {error}", code=2)
+    if commit is None:
+        say(f"{branch} already holds this render of {release_tag}: no new commit")
+    else:
+        say(f"{branch} is now {commit[:12]}: the render of {release_tag}" + (f"; pushed to {push}" if push else ""))
+
+
+def run_release(release_tag, reports_dir, output_dir, manifest):
+    """A release render: the tag checked, publishconf.py, then .nojekyll and SHA256SUMS in the same swap."""
+    problem = release.release_tag_problem(release_tag)
+    if problem:
+        raise Exit(f"release refused: {problem}", code=2)
+    return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS, finish=release.seal_release)
+
+
+def refuse_public_bind(bind):
+    problem = preview.loopback_problem(bind)
+    if problem:
+        raise Exit(f"serve refused: {problem}", code=2)
+
+
+def start_preview(output_dir, bind, port, live):
+    try:
+        server = preview.start_server(output_dir, bind, int(port), live=live)
+    except OSError as error:
+        raise Exit(f"cannot listen on {bind}:{port}: {error.strerror or error}", code=2)
+    say(f"serving {output_dir} at {server.url()} (Ctrl-C stops)")
+    return server
+
+
+def wait_until_stopped(server):
+    with stop_on_sigterm():
+        try:
+            signal.pause() if hasattr(signal, "pause") else server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+    say("stopped")
+
+
+class stop_on_sigterm:
+    """Within it, SIGTERM stops like Ctrl-C does: the server shuts down cleanly."""
+
+    def __enter__(self):
+        def interrupt(signum, frame):
+            raise KeyboardInterrupt
+        self.previous = signal.signal(signal.SIGTERM, interrupt)
+
+    def __exit__(self, *exc):
+        signal.signal(signal.SIGTERM, self.previous)
+
+
+def describe_changes(changes, shown=3):
+    names = [shown_path(path) for path in changes[:shown]]
+    return ", ".join(names) + (f" and {len(changes) - shown} more" if len(changes) > shown else "")
+
+
+def shown_path(path):
+    """A path as the user would type it: relative to the working folder when below it, else absolute."""
+    relative = os.path.relpath(path)
+    return os.path.abspath(path) if relative.startswith("..") else relative
+
+
+def say(message):
+    print(message, file=sys.stderr, flush=True)
 
 
 @task

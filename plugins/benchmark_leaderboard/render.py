@@ -67,8 +67,12 @@ def build(
     release_tag: str | None = None,
     extra: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    finish: Callable[[str], None] | None = None,
 ) -> Summary:
-    """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` or ``BuildError``."""
+    """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` or ``BuildError``.
+
+    ``finish``, when given, is called with the rendered folder before it replaces the output: what it
+    adds (a release's SHA256SUMS) arrives in the same swap."""
     say = progress or (lambda message: print(message, file=sys.stderr))
     started = time.perf_counter()
     overrides = dict(extra or {})
@@ -98,6 +102,8 @@ def build(
             raise BuildError(f"the reports folder {error.args[0] if error.args else ''} does not exist or is not a folder") from None
         except ManifestError as error:
             raise BuildError(str(error)) from None
+        if finish is not None:
+            finish(staging)
         files = sum(len(names) for _, _, names in os.walk(staging))
         _swap(staging, target)
     finally:

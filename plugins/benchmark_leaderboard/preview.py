@@ -1,0 +1,222 @@
+"""Local preview: a loopback HTTP server for the output folder, a polling watcher, and one rebuild.
+
+``invoke serve`` and ``invoke livereload`` use these. A live build adds ``theme/livereload/livereload.js``
+to the page (the ``LIVERELOAD`` setting); that script polls ``LIVE_PATH`` on the same origin and reloads
+the page when the server reports a new build. Normal and release builds never contain it.
+
+Run as ``python -m benchmark_leaderboard.preview --settings FILE --output-dir DIR [...]`` it renders once,
+in a fresh interpreter, so that edits to the plugin's own code take effect on every rebuild."""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import ipaddress
+import json
+import os
+import secrets
+import socket
+import sys
+import threading
+import time
+from typing import Iterator
+
+LIVE_PATH = "/__livereload"
+# What a live build adds to the settings: the flag the base template checks, and the folder with the script.
+LIVERELOAD_SETTINGS = {"LIVERELOAD": True, "THEME_STATIC_PATHS": ["static", "livereload"]}
+# Headers of every answer: nothing is cached (an edit shows on reload) and the page gets only same-origin
+# resources, so the preview also proves that the site needs nothing inline and nothing from elsewhere.
+PREVIEW_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'",
+    "X-Content-Type-Options": "nosniff",
+}
+# Files an editor or Python leaves behind; changing them is no reason to rebuild.
+_IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
+_IGNORED_FOLDERS = {"__pycache__", ".git", ".pytest_cache"}
+
+
+def loopback_problem(bind: str) -> str | None:
+    """Why the preview must not listen on ``bind``, or None for a loopback address."""
+    if bind == "localhost":
+        return None
+    try:
+        address = ipaddress.ip_address(bind)
+    except ValueError:
+        return f"--bind {bind} is not an IP address; the preview listens on loopback only (127.0.0.1, ::1 or localhost)"
+    if not address.is_loopback:
+        return f"--bind {bind} is not a loopback address; the preview listens on loopback only (127.0.0.1, ::1 or localhost)"
+    return None
+
+
+class PreviewServer(http.server.ThreadingHTTPServer):
+    """Serves ``directory`` as it is at each request (a rebuild swaps the folder under the same name)."""
+
+    daemon_threads = True
+
+    def __init__(self, directory: str, bind: str, port: int, live: bool):
+        self.address_family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+        self.directory = os.path.abspath(directory)
+        self.live = live
+        self._token = secrets.token_hex(4)  # a restarted server never repeats an earlier build's name
+        self._builds = 0
+        self._lock = threading.Lock()
+        super().__init__((bind, port), PreviewHandler)
+
+    @property
+    def generation(self) -> str:
+        with self._lock:
+            return f"{self._token}-{self._builds}"
+
+    def new_build(self) -> None:
+        """A rebuild succeeded: open live pages reload on their next poll."""
+        with self._lock:
+            self._builds += 1
+
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+class PreviewHandler(http.server.SimpleHTTPRequestHandler):
+    server: PreviewServer
+
+    def __init__(self, request, client_address, server):
+        super().__init__(request, client_address, server, directory=server.directory)
+
+    def do_GET(self) -> None:
+        if self.server.live and self.path.split("?", 1)[0] == LIVE_PATH:
+            body = json.dumps({"generation": self.server.generation}).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        for name, value in PREVIEW_HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:
+        if not self.path.startswith(LIVE_PATH):  # the live pages poll twice a second: not news
+            super().log_message(format, *args)
+
+
+def start_server(directory: str, bind: str, port: int, live: bool = False) -> PreviewServer:
+    """Listen now (so the port is known) and answer requests in a background thread."""
+    server = PreviewServer(directory, bind, port, live)
+    threading.Thread(target=server.serve_forever, name="preview-server", daemon=True).start()
+    return server
+
+
+def snapshot(paths: list[str], ignore: list[str] = ()) -> dict[str, tuple[int, int, int]]:
+    """Every file below ``paths`` (files or folders, missing ones skipped): path -> (mtime_ns, size, inode).
+
+    Folders in ``ignore`` (the output folder, say), the renders being swapped in beside them
+    (``.<name>.new-*``, ``.<name>.old-*``) and editor or bytecode leftovers are left out."""
+    ignored = {os.path.abspath(path) for path in ignore}
+    beside = {os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".") for path in ignored}
+    seen: dict[str, tuple[int, int, int]] = {}
+
+    def visit(path: str) -> None:
+        try:
+            entries = list(os.scandir(path))
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            return
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folder = os.path.abspath(entry.path)
+                if entry.name not in _IGNORED_FOLDERS and folder not in ignored and not folder.startswith(tuple(beside)):
+                    visit(entry.path)
+            elif not entry.name.endswith(_IGNORED_SUFFIXES):
+                _record(entry.path, seen)
+
+    for path in paths:
+        path = os.path.abspath(path)
+        if os.path.isdir(path) and path not in ignored:
+            visit(path)
+        elif os.path.lexists(path):
+            _record(path, seen)
+    return seen
+
+
+def changed_paths(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, int, int]]) -> list[str]:
+    """The paths added, removed or modified between two snapshots, sorted."""
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
+def watch(paths: list[str], ignore: list[str] = (), interval: float = 0.25) -> Iterator[list[str]]:
+    """Yield the changed paths each time the watched files change and then stay still for one interval.
+
+    The first snapshot is taken now, not at the first ``next``: a change made in between is not missed."""
+    return _changes(snapshot(paths, ignore), paths, ignore, interval)
+
+
+def _changes(before, paths, ignore, interval) -> Iterator[list[str]]:
+    while True:
+        time.sleep(interval)
+        after = snapshot(paths, ignore)
+        changes = changed_paths(before, after)
+        if not changes:
+            continue
+        while True:  # an editor or `git checkout` writes several files: wait until they settle
+            time.sleep(interval)
+            settled = snapshot(paths, ignore)
+            if settled == after:
+                break
+            changes = sorted(set(changes) | set(changed_paths(after, settled)))
+            after = settled
+        before = after
+        yield changes
+
+
+def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
+                    release_tag: str | None, live: bool) -> list[str]:
+    """The command that renders once in a fresh interpreter (see ``main``)."""
+    command = [sys.executable, "-m", "benchmark_leaderboard.preview", "--settings", settings, "--output-dir", output_dir]
+    for flag, value in (("--reports-dir", reports_dir), ("--manifest", manifest), ("--release-tag", release_tag)):
+        if value is not None:
+            command += [flag, value]
+    return command + (["--live"] if live else [])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render once; exit 0 when the site was replaced, 1 when the archive was refused, 2 when the build failed."""
+    from .problems import BuildRefused
+    from .render import BuildError, build
+
+    parser = argparse.ArgumentParser(prog="python -m benchmark_leaderboard.preview", description=main.__doc__)
+    parser.add_argument("--settings", required=True)
+    parser.add_argument("--output-dir", required=True)
+    parser.add_argument("--reports-dir")
+    parser.add_argument("--manifest")
+    parser.add_argument("--release-tag")
+    parser.add_argument("--live", action="store_true", help="add the live-reload script to every page")
+    options = parser.parse_args(argv)
+    try:
+        summary = build(options.settings, options.output_dir, reports_dir=options.reports_dir, manifest=options.manifest,
+                        release_tag=options.release_tag, extra=LIVERELOAD_SETTINGS if options.live else None)
+    except BuildRefused as refused:
+        for line in refused.lines():
+            print(line, file=sys.stderr)
+        return 1
+    except BuildError as error:
+        print(f"build failed: {error}", file=sys.stderr)
+        return 2
+    print(summary, file=sys.stderr)
+    return 0
+
+
+def _record(path: str, seen: dict[str, tuple[int, int, int]]) -> None:
+    try:
+        status = os.stat(path)
+    except OSError:  # removed between listing and reading, or a broken link
+        return
+    seen[path] = (status.st_mtime_ns, status.st_size, status.st_ino)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""`invoke gh-pages`: a release render becomes the gh-pages branch of a throwaway local repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_invoke
+from tasks_support import git, small_archive
+
+IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
+            "GIT_COMMITTER_NAME": "Release", "GIT_COMMITTER_EMAIL": "release@example.invalid",
+            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+@pytest.fixture
+def repository(tmp_path):
+    """A repository with one commit on master and a clean work tree."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "--quiet", "--initial-branch", "master")
+    (path / "README.md").write_text("the project\n", encoding="utf-8")
+    git(path, "add", "README.md")
+    git(path, "commit", "--quiet", "-m", "Start")
+    return path
+
+
+def gh_pages(repository: Path, reports: Path, tag: str, *extra: str) -> subprocess.CompletedProcess:
+    return run_invoke("--search-root", str(ROOT), "gh-pages", "--release-tag", tag, "--reports-dir", str(reports),
+                      "--manifest", str(repository / "none.jsonl"), *extra, cwd=repository, env=IDENTITY)
+
+
+def publish(tmp_path: Path, reports: Path, tag: str) -> Path:
+    output = tmp_path / f"published-{tag}"
+    result = run_invoke("--search-root", str(ROOT), "publish", "--release-tag", tag, "--reports-dir", str(reports),
+                        "--manifest", str(tmp_path / "none.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return output
+
+
+def branch_files(repository: Path, ref: str) -> dict[str, bytes]:
+    names = git(repository, "ls-tree", "-r", "-z", "--name-only", ref).split("\0")
+    return {name: subprocess.run(["git", "-C", str(repository), "show", f"{ref}:{name}"], capture_output=True,
+                                 check=True).stdout for name in names if name}
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_one_commit_per_release_naming_its_tag(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    first = gh_pages(repository, reports, "v1.0.0")
+    assert first.returncode == 0, first.stderr
+    assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == ["Publish the benchmark leaderboard v1.0.0"]
+    assert branch_files(repository, "gh-pages") == tree_bytes(publish(tmp_path, reports, "v1.0.0"))
+
+    (reports / "golden/a.report.json").write_text(
+        (reports / "golden/a.report.json").read_text(encoding="utf-8").replace("model-a", "model-c"), encoding="utf-8")
+    second = gh_pages(repository, reports, "v1.1.0-rc.1")
+    assert second.returncode == 0, second.stderr
+    assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == [
+        "Publish the benchmark leaderboard v1.1.0-rc.1", "Publish the benchmark leaderboard v1.0.0"]
+    assert git(repository, "rev-list", "--parents", "-n", "1", "gh-pages").split()[1] == \
+        git(repository, "rev-parse", "gh-pages~1").strip()
+    files = branch_files(repository, "gh-pages")
+    assert files == tree_bytes(publish(tmp_path, reports, "v1.1.0-rc.1"))
+    assert b"OpenMed/model-c" in files["leaderboard.json"] and "SHA256SUMS" in files and ".nojekyll" in files
+
+    # The user's branch, index and files are untouched.
+    assert git(repository, "symbolic-ref", "HEAD").strip() == "refs/heads/master"
+    assert git(repository, "status", "--porcelain") == ""
+    assert git(repository, "log", "--format=%s", "master").splitlines() == ["Start"]
+    assert sorted(path.name for path in repository.iterdir()) == [".git", "README.md"]
+
+
+def test_the_same_render_again_adds_no_commit(archive, repository):
+    reports = archive(small_archive())
+    assert gh_pages(repository, reports, "v1.0.0").returncode == 0
+    again = gh_pages(repository, reports, "v1.0.0")
+    assert again.returncode == 0
+    assert "gh-pages already holds this render of v1.0.0: no new commit" in again.stderr
+    assert len(git(repository, "log", "--format=%s", "gh-pages").splitlines()) == 1
+
+
+def test_the_branch_can_be_verified_and_pushed(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(remote))
+    result = gh_pages(repository, reports, "v2.0.0", "--push", str(remote))
+    assert result.returncode == 0, result.stderr
+    assert git(remote, "rev-parse", "gh-pages") == git(repository, "rev-parse", "gh-pages")
+    # Anyone can check out the pages branch and verify it against the archive.
+    checkout = tmp_path / "checkout"
+    git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(remote), str(checkout))
+    subprocess.run(["rm", "-rf", str(checkout / ".git")], check=True)
+    verified = run_invoke("--search-root", str(ROOT), "verify", "--release-tag", "v2.0.0", "--reports-dir", str(reports),
+                          "--manifest", str(tmp_path / "none.jsonl"), "--output-dir", str(checkout), cwd=tmp_path)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_a_bad_tag_or_a_checked_out_branch_is_refused(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    bad = gh_pages(repository, reports, "latest")
+    assert bad.returncode == 2 and "release refused: the release tag 'latest'" in bad.stderr
+    git(repository, "checkout", "--quiet", "-b", "gh-pages")
+    busy = gh_pages(repository, reports, "v1.0.0")
+    assert busy.returncode == 2
+    assert busy.stderr.strip().splitlines()[-1] == "gh-pages: gh-pages is checked out in .; switch to another branch first"
+    assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == ["Start"]
+    elsewhere = gh_pages(tmp_path, reports, "v1.0.0")
+    assert elsewhere.returncode == 2 and elsewhere.stderr.strip().endswith("gh-pages: . is not a git repository")

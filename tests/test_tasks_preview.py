@@ -1,0 +1,217 @@
+"""`invoke serve`, `invoke livereload` and `invoke clean`, as a user runs them: real HTTP on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, report, run_invoke, write_archive
+from tasks_support import RunningTask, get, small_archive
+
+from benchmark_leaderboard import preview
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def start(task: str, tmp_path: Path, reports: Path, *extra: str) -> tuple[RunningTask, str]:
+    running = RunningTask(task, "--port", "0", "--reports-dir", str(reports), "--manifest", str(tmp_path / "none.jsonl"),
+                          "--output-dir", str(tmp_path / "out"), "--release-tag", "v1.0.0", *extra, cwd=tmp_path)
+    url = running.wait_for(r"^serving \S+ at (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)$").group(1)
+    return running, url
+
+
+def model_names(url: str) -> list[str]:
+    status, _, body = get(url + "leaderboard.json")
+    assert status == 200
+    return [row["model_name"] for row in json.loads(body)["rows"]]
+
+
+def generation(url: str) -> str:
+    return json.loads(get(url + "__livereload")[2])["generation"]
+
+
+def rename_model(reports: Path, relative: str, name: str) -> None:
+    path = reports / relative
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    payload["model_name"] = name
+    path.write_text(json.dumps(payload, indent=2), encoding="utf-8")
+
+
+def test_serve_builds_and_answers_over_http_on_loopback(tmp_path, archive):
+    reports = archive(small_archive())
+    running, url = start("serve", tmp_path, reports)
+    try:
+        status, headers, body = get(url)
+        assert status == 200 and headers["Content-Type"] == "text/html"
+        assert body == (tmp_path / "out/index.html").read_bytes()
+        assert headers["Content-Security-Policy"] == "default-src 'self'"
+        assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-a"]
+        status, headers, body = get(url + "reports/golden/a.report.json")
+        assert status == 200 and headers["Content-Type"] == "application/json"
+        assert get(url + "theme/leaderboard.css")[0] == 200
+        assert get(url + "missing.html")[0] == 404
+        # A plain build has no live-reload script and the plain server no live-reload endpoint.
+        assert b"livereload" not in get(url)[2]
+        assert get(url + "__livereload")[0] == 404
+    finally:
+        assert running.stop() == 0
+    assert running.wait_for("^stopped$")
+
+
+def test_serve_refuses_an_address_that_is_not_loopback(tmp_path, archive):
+    reports = archive(small_archive())
+    result = run_invoke("--search-root", str(ROOT), "serve", "--bind", "0.0.0.0", "--reports-dir", str(reports),
+                        "--output-dir", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("serve refused: --bind 0.0.0.0 is not a loopback address; the preview listens "
+                                     "on loopback only (127.0.0.1, ::1 or localhost)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_serve_refuses_a_broken_archive_with_its_problems(tmp_path, archive):
+    reports = archive({**small_archive(), "golden/bad.report.json": report(metadata={"synthetic": "true"})})
+    result = run_invoke("--search-root", str(ROOT), "serve", "--port", "0", "--reports-dir", str(reports),
+                        "--output-dir", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "golden/bad.report.json: /metadata/synthetic: " in result.stderr
+    assert "serving" not in result.stderr
+
+
+def test_livereload_rebuilds_after_an_edit_and_survives_a_bad_one(tmp_path, archive):
+    reports = archive(small_archive())
+    running, url = start("livereload", tmp_path, reports)
+    try:
+        assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-a"]
+        page = get(url)[2].decode("utf-8")
+        assert '<script src="./theme/livereload.js"></script>' in page
+        assert get(url + "theme/livereload.js")[0] == 200
+        first = generation(url)
+
+        rename_model(reports, "golden/a.report.json", "OpenMed/model-edited")
+        running.wait_for("^rebuilt; open pages reload$")
+        assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-edited"]
+        second = generation(url)
+        assert second != first
+
+        (reports / "golden/a.report.json").write_text("{not json", encoding="utf-8")
+        running.wait_for(r"^golden/a\.report\.json: .*JSON")
+        running.wait_for(f"^the build failed; still serving the last good site in {tmp_path / 'out'}$")
+        assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-edited"]
+        assert generation(url) == second  # open pages keep showing the last good site
+
+        write_archive(reports, {"golden/a.report.json": report(model_name="OpenMed/model-fixed")})
+        running.wait_for("^rebuilt; open pages reload$")
+        assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-fixed"]
+        assert generation(url) not in (first, second)
+    finally:
+        assert running.stop() == 0
+
+
+def test_livereload_picks_up_a_new_report_and_a_manifest_change(tmp_path, archive):
+    bare = report(model_name="OpenMed/model-m")
+    del bare["metadata"]["model_family"]
+    reports = archive(small_archive())
+    manifest = tmp_path / "models.jsonl"
+    manifest.write_text(json.dumps({"repo_id": "OpenMed/model-m", "family": "Manifest"}) + "\n", encoding="utf-8")
+    running = RunningTask("livereload", "--port", "0", "--reports-dir", str(reports), "--manifest", str(manifest),
+                          "--output-dir", str(tmp_path / "out"), cwd=tmp_path)
+    url = running.wait_for(r"at (http://\S+) ").group(1)
+    try:
+        write_archive(reports, {"golden/m.report.json": bare})
+        running.wait_for("^rebuilt; open pages reload$")
+        rows = json.loads(get(url + "leaderboard.json")[2])["rows"]
+        assert {row["model_name"]: row["model_family"] for row in rows}["OpenMed/model-m"] == "Manifest"
+
+        manifest.write_text(json.dumps({"repo_id": "OpenMed/model-m", "family": "Renamed"}) + "\n", encoding="utf-8")
+        running.wait_for("^rebuilt; open pages reload$")
+        rows = json.loads(get(url + "leaderboard.json")[2])["rows"]
+        assert {row["model_name"]: row["model_family"] for row in rows}["OpenMed/model-m"] == "Renamed"
+    finally:
+        assert running.stop() == 0
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Chromium is not installed (make test installs it)")
+def test_the_open_page_reloads_itself_after_an_edit(tmp_path, archive):
+    from playwright.sync_api import sync_playwright
+
+    reports = archive(small_archive())
+    running, url = start("livereload", tmp_path, reports)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page()
+            blocked: list[str] = []
+            page.on("console", lambda message: blocked.append(message.text)
+                    if "Content Security Policy" in message.text else None)
+            page.goto(url)
+            assert page.get_by_text("OpenMed/model-a").count() > 0
+            page.wait_for_timeout(700)  # the script has asked the server once
+            rename_model(reports, "golden/a.report.json", "OpenMed/model-live")
+            page.get_by_text("OpenMed/model-live").first.wait_for(timeout=30_000)
+            assert page.get_by_text("OpenMed/model-a").count() == 0
+            assert blocked == []
+            browser.close()
+    finally:
+        assert running.stop() == 0
+
+
+def test_clean_removes_the_output_and_half_swapped_renders(tmp_path, archive):
+    reports = archive(small_archive())
+    output = tmp_path / "out"
+    assert run_invoke("--search-root", str(ROOT), "build", "--reports-dir", str(reports), "--output-dir", str(output),
+                      cwd=tmp_path).returncode == 0
+    (tmp_path / ".out.new-abc").mkdir()
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    result = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(output), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["keep.txt", "reports"]
+    again = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(output), cwd=tmp_path)
+    assert again.returncode == 0
+    assert f"nothing to remove: {output} does not exist" in again.stderr
+
+
+def test_clean_refuses_a_folder_that_is_not_a_render(tmp_path):
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("precious", encoding="utf-8")
+    result = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(folder), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"clean refused: {folder} is not a leaderboard render (it has no leaderboard.json)"
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "precious"
+    project = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(ROOT.parent), cwd=tmp_path)
+    assert project.returncode == 2 and "holds the project itself" in project.stderr
+
+
+@pytest.mark.parametrize("bind, allowed", [("127.0.0.1", True), ("127.0.0.2", True), ("::1", True), ("localhost", True),
+                                           ("0.0.0.0", False), ("::", False), ("192.168.1.4", False), ("example.org", False)])
+def test_only_loopback_addresses_are_allowed(bind, allowed):
+    assert (preview.loopback_problem(bind) is None) is allowed
+
+
+def test_the_watcher_sees_edits_additions_and_removals_but_not_the_output(tmp_path):
+    watched = write_archive(tmp_path / "site", {"a.json": {}, "theme/b.css": "x", "out/index.html": "y"})
+    before = preview.snapshot([str(watched)], ignore=[str(watched / "out")])
+    assert sorted(Path(path).name for path in before) == ["a.json", "b.css"]
+    (watched / "a.json").write_text('{"edited": true}', encoding="utf-8")
+    (watched / "theme/b.css").unlink()
+    (watched / "c.json").write_text("{}", encoding="utf-8")
+    (watched / "out/index.html").write_text("changed", encoding="utf-8")
+    (watched / "theme/b.css~").write_text("editor backup", encoding="utf-8")
+    write_archive(watched, {".out.new-x1y2/index.html": "a render being swapped in"})
+    after = preview.snapshot([str(watched)], ignore=[str(watched / "out")])
+    assert preview.changed_paths(before, after) == [str(watched / "a.json"), str(watched / "c.json"),
+                                                    str(watched / "theme/b.css")]
+
+
+def test_plain_builds_carry_no_live_reload_script(tmp_path, archive):
+    reports = archive(small_archive())
+    result = run_invoke("--search-root", str(ROOT), "build", "--reports-dir", str(reports), "--output-dir",
+                        str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 0
+    for page in (tmp_path / "out").rglob("*.html"):
+        assert "livereload" not in page.read_text(encoding="utf-8"), page
+    assert not (tmp_path / "out/theme/livereload.js").exists()

@@ -1,0 +1,189 @@
+"""`invoke publish` and `invoke verify`: release renders under openmed.life, SHA256SUMS, tag rule, checks."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, report, run_invoke
+from tasks_support import small_archive
+
+from benchmark_leaderboard import release
+
+SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def publish(tmp_path: Path, reports: Path, output: Path, tag: str = "v1.2.3") -> subprocess.CompletedProcess:
+    return run_invoke("--search-root", str(ROOT), "publish", "--release-tag", tag, "--reports-dir", str(reports),
+                      "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+
+
+def verify(tmp_path: Path, reports: Path, output: Path, tag: str = "v1.2.3") -> subprocess.CompletedProcess:
+    return run_invoke("--search-root", str(ROOT), "verify", "--release-tag", tag, "--reports-dir", str(reports),
+                      "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+
+
+@pytest.fixture
+def published(tmp_path, archive):
+    reports = archive(small_archive())
+    output = tmp_path / "site"
+    result = publish(tmp_path, reports, output)
+    assert result.returncode == 0, result.stderr
+    return reports, output
+
+
+def test_publish_checksums_every_other_file_in_sha256sum_format(published):
+    _, output = published
+    files = tree_bytes(output)
+    expected = "".join(f"{hashlib.sha256(data).hexdigest()}  {path}\n"
+                       for path, data in sorted(files.items()) if path != "SHA256SUMS")
+    assert files["SHA256SUMS"].decode("utf-8") == expected
+    assert {"index.html", "leaderboard.json", ".nojekyll", "reports/golden/a.report.json",
+            "report/golden/a.report.html"} <= set(files)
+    # GNU sha256sum reads the file back and finds every file intact.
+    checked = subprocess.run(["sha256sum", "--check", "--strict", "SHA256SUMS"], cwd=output, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(": OK\n") == len(files) - 1
+
+
+def test_publish_uses_absolute_urls_under_openmed_life(published):
+    _, output = published
+    index = (output / "index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{SITE}/">' in index
+    assert f'<meta property="og:url" content="{SITE}/">' in index
+    assert f'href="{SITE}/theme/leaderboard.css"' in index
+    page = (output / "report/golden/a.report.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{SITE}/report/golden/a.report.html">' in page
+    assert f'href="{SITE}/theme/leaderboard.css"' in page
+    # Nothing on a published page points at a relative asset or page.
+    for html in (index, page):
+        for link in re.findall(r'(?:href|src)="([^"]*)"', html):
+            assert link.startswith((SITE + "/", "#")), link
+    # The live-reload script of `invoke livereload` never reaches a release.
+    assert "livereload" not in index and not (output / "theme/livereload.js").exists()
+
+
+def test_publish_twice_gives_identical_bytes(published, tmp_path):
+    reports, output = published
+    again = tmp_path / "again"
+    assert publish(tmp_path, reports, again).returncode == 0
+    assert tree_bytes(again) == tree_bytes(output)
+
+
+def test_verify_passes_on_a_fresh_publish(published, tmp_path):
+    reports, output = published
+    result = verify(tmp_path, reports, output)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert f"verified: {output} is identical to the render of v1.2.3" in result.stderr
+
+
+def test_verify_lists_every_added_missing_and_changed_file(published, tmp_path):
+    reports, output = published
+    page = output / "index.html"
+    page.write_bytes(page.read_bytes().replace(b"model-a", b"model-z"))
+    (output / "reports/golden/b.report.json").unlink()
+    (output / "extra.html").write_text("not from the archive", encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["added: extra.html", "changed: index.html", "missing: reports/golden/b.report.json"]
+    assert "is not the render of this archive: 3 files differ" in result.stderr
+
+
+def test_verify_notices_a_changed_archive(published, tmp_path):
+    reports, output = published
+    (reports / "golden/a.report.json").write_text(
+        (reports / "golden/a.report.json").read_text(encoding="utf-8").replace("model-a", "model-c"), encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert result.returncode == 1
+    assert "changed: leaderboard.json" in result.stdout.splitlines()
+    assert "changed: SHA256SUMS" in result.stdout.splitlines()
+
+
+def test_verify_with_another_fallback_tag_fails(tmp_path, archive):
+    untagged = report(model_name="OpenMed/model-u")
+    del untagged["metadata"]["release_tag"]
+    reports = archive({**small_archive(), "golden/u.report.json": untagged})
+    output = tmp_path / "site"
+    assert publish(tmp_path, reports, output, tag="v1.2.3").returncode == 0
+    assert '"release_tag": "v1.2.3"' in (output / "leaderboard.json").read_text(encoding="utf-8")
+    result = verify(tmp_path, reports, output, tag="v1.2.4")
+    assert result.returncode == 1
+    assert "changed: leaderboard.json" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "release"])
+def test_publish_refuses_a_bad_tag_and_writes_nothing(tmp_path, archive, tag):
+    reports = archive(small_archive())
+    result = publish(tmp_path, reports, tmp_path / "site", tag=tag)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"release refused: the release tag {tag!r} does not read v<major>.<minor>.<patch> with an optional "
+        "-pre-release or +build suffix (for example v3.1.0, v3.2.0-rc.1, v3.2.0+build.7)")
+    assert not (tmp_path / "site").exists()
+
+
+def test_publish_without_a_tag_is_refused(tmp_path):
+    result = run_invoke("--search-root", str(ROOT), "publish", "--output-dir", str(tmp_path / "site"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "release refused: a release needs --release-tag vMAJOR.MINOR.PATCH (for example v3.1.0)" in result.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_verify_without_an_output_folder_is_refused(tmp_path):
+    result = run_invoke("--search-root", str(ROOT), "verify", "--release-tag", "v1.0.0", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "verify needs --output-dir: the published folder to check" in result.stderr
+
+
+def test_a_refused_archive_leaves_the_published_folder_alone(published, tmp_path):
+    reports, output = published
+    before = tree_bytes(output)
+    (reports / "golden/broken.report.json").write_text("{", encoding="utf-8")
+    result = publish(tmp_path, reports, output, tag="v1.2.4")
+    assert result.returncode == 1
+    assert "golden/broken.report.json: " in result.stderr
+    assert tree_bytes(output) == before
+
+
+@pytest.mark.parametrize("tag", ["v0.0.0", "v3.1.0", "v10.20.30", "v1.0.0-rc.1", "v1.0.0-alpha-beta.0.x7",
+                                 "v1.0.0+build.5", "v1.0.0-rc.1+sha.5114f85", "v1.0.0+001"])
+def test_release_tags_that_are_accepted(tag):
+    assert release.release_tag_problem(tag) is None
+
+
+@pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "v01.2.3", "v1.2.3-", "v1.2.3+", "V1.2.3", "v1.2.3 ", "release",
+                                 "v1.0.0-01", "v1.0.0-rc..1", "v1.0.0+a..b", "v1.0.0_rc1", "", None])
+def test_release_tags_that_are_refused(tag):
+    assert release.release_tag_problem(tag) is not None
+
+
+def test_sha256sums_escapes_paths_as_sha256sum_does():
+    digests = {"b.txt": "1" * 64, "a\\b.txt": "2" * 64, "new\nline": "3" * 64}
+    assert release.sha256sums_text(digests) == ("\\" + "2" * 64 + "  a\\\\b.txt\n" + "1" * 64 + "  b.txt\n"
+                                                 + "\\" + "3" * 64 + "  new\\nline\n")
+
+
+def test_compare_trees_names_each_kind_of_difference():
+    expected = {"same": "1", "changed": "2", "missing": "3"}
+    published = {"same": "1", "changed": "9", "added": "4"}
+    difference = release.compare_trees(expected, published)
+    assert difference.lines() == ["added: added", "changed: changed", "missing: missing"]
+    assert not release.compare_trees(expected, dict(expected))
+
+
+def test_a_symbolic_link_never_passes_for_the_file(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real/a.txt").write_text("a", encoding="utf-8")
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "linked/a.txt").symlink_to(tmp_path / "real/a.txt")
+    difference = release.compare_trees(release.tree_digests(tmp_path / "real"), release.tree_digests(tmp_path / "linked"))
+    assert difference.lines() == ["changed: a.txt"]
