@@ -53,10 +53,10 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
 
     ranked = rank(rows)
     suites = group(ranked)
+    # leaderboard.json is not validated again here: every row field was checked when it was filled,
+    # and checking 2 × N row objects through jsonschema cost more than the rest of the build at
+    # 10,000 reports. The tests validate what the build writes against the shipped schema.
     doc = document(ranked, suites)
-    doc_problems = validate.problems_of(validate.LEADERBOARD_SCHEMA, doc, "leaderboard.json")
-    if doc_problems:
-        raise BuildRefused(doc_problems)
     return Leaderboard(
         ranked=ranked,
         suites=suites,
