@@ -1,0 +1,51 @@
+"""Share output work between this process and one forked child: the two cores of the build machine
+both write pages. The files written are the same, in parallel or not; only the wall time differs."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import Callable
+
+
+class WorkerFailed(Exception):
+    """The forked half of the work did not finish; its traceback went to standard error."""
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+
+
+def split(items: list, parent_share: float) -> tuple[list, list]:
+    """The parent's items (the first ``parent_share`` of them) and the child's (the rest)."""
+    cut = int(len(items) * parent_share)
+    return items[:cut], items[cut:]
+
+
+def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> None:
+    """Run ``in_child`` in a forked child and ``in_parent`` here, at the same time; return when both
+    are done. Without fork (or with one CPU) the two run one after the other, here."""
+    if not can_fork():
+        in_child()
+        in_parent()
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's coverage is not collected
+        code = 0
+        try:
+            in_child()
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stderr.flush()
+            os._exit(code)
+    try:
+        in_parent()
+    finally:
+        _, status = os.waitpid(child, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise WorkerFailed(f"the forked page writer exited with status {os.waitstatus_to_exitcode(status)}")
