@@ -43,3 +43,35 @@ def test_both_halves_run_and_a_failing_child_is_reported(tmp_path):
 def test_split_gives_the_parent_its_share_and_the_child_the_rest():
     assert parallel.split(list(range(10)), 0.2) == ([0, 1], [2, 3, 4, 5, 6, 7, 8, 9])
     assert parallel.split([], 0.2) == ([], [])
+
+
+def test_forked_and_serial_checks_refuse_with_the_same_problems(archive, monkeypatch):
+    from benchmark_leaderboard.build import PARALLEL_FROM, build_leaderboard
+    from benchmark_leaderboard.problems import BuildRefused
+
+    files = {f"r{i:04d}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(PARALLEL_FROM + 10)}
+    files["r0003.report.json"] = report(suite="  ")
+    files["r0004.report.json"] = "{not json"
+    files[f"r{PARALLEL_FROM:04d}.report.json"] = report(metadata={"synthetic": "true"})
+    files["zz.report.json"] = [1, 2]
+    files["zz-deep.json"] = {"metrics": {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}
+    reports = archive(files)
+
+    def refusal() -> list[str]:
+        with pytest.raises(BuildRefused) as refused:
+            build_leaderboard(str(reports), None, "v1")
+        return refused.value.lines()
+
+    forked = refusal()
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    serial = refusal()
+    assert forked == serial
+    files_named = [line.split(":")[0] for line in forked]
+    assert files_named == ["r0003.report.json", "r0004.report.json", f"r{PARALLEL_FROM:04d}.report.json"] \
+        + ["zz-deep.json"] * 11 + ["zz.report.json"]
+
+
+def test_a_half_the_child_cannot_send_is_computed_here(monkeypatch):
+    unpicklable = lambda: None  # noqa: E731 - pickle refuses lambdas
+    first, second = parallel.map_halves(lambda part: [unpicklable] * len(part), [1], [2, 3])
+    assert (len(first), len(second)) == (1, 2)

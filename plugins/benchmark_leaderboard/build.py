@@ -10,13 +10,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import validate
-from .archive import read_archive
+from . import parallel, validate
+from .archive import Candidate, archive_problems, checked_root, json_paths, read_files
 from .leaderboard import canonical, copies, document, embedded
-from .manifest import read_manifest
+from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .ranking import Suite, group, positions, rank
 from .rows import Row, fill_rows
+
+
+# Below this many files a fork costs more than it saves.
+PARALLEL_FROM = 400
 
 
 @dataclass
@@ -38,18 +42,43 @@ class Leaderboard:
         return sorted({row.fields["model_family"] for row in self.ranked}, key=str.casefold)
 
 
+@dataclass
+class CheckedFiles:
+    """What the per-file steps (read, validate, fill, copy) make of some of the archive's files."""
+
+    candidates: list[Candidate]
+    rows: list[Row]
+    report_copies: dict[str, bytes]
+    problems: list[Problem]
+
+
+def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_tag: str | None) -> CheckedFiles:
+    """Read, validate, fill and copy the files at ``paths``; each file's result depends on it alone."""
+    candidates, problems = read_files(reports_dir, paths)
+    for candidate in candidates:
+        problems += validate.problems_of(validate.REPORT_SCHEMA, candidate.payload, candidate.path)
+    rows, fill_problems = fill_rows(candidates, manifest, release_tag)
+    report_copies, copy_problems = copies(candidates)
+    return CheckedFiles(candidates, rows, report_copies, problems + fill_problems + copy_problems)
+
+
 def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: str | None) -> Leaderboard:
     """Everything the site publishes for this archive, manifest and fallback release tag."""
-    archive = read_archive(reports_dir)
+    paths = json_paths(checked_root(reports_dir))
     manifest, problems = read_manifest(manifest_path)
-    problems = problems + archive.problems
-    for candidate in archive.candidates:
-        problems += validate.problems_of(validate.REPORT_SCHEMA, candidate.payload, candidate.path)
-    rows, fill_problems = fill_rows(archive.candidates, manifest, release_tag)
-    report_copies, copy_problems = copies(archive.candidates)
-    problems = sorted(set(problems + fill_problems + copy_problems), key=_order)
+    # Large archives: a forked child checks the second half of the files while this process checks
+    # the first; the halves are joined in path order, so the result is the same either way.
+    half = len(paths) // 2 if len(paths) >= PARALLEL_FROM else len(paths)
+    first, second = parallel.map_halves(lambda part: check_files(reports_dir, part, manifest, release_tag),
+                                        paths[:half], paths[half:])
+    rows = first.rows + second.rows
+    candidates = len(first.candidates) + len(second.candidates)
+    file_problems = first.problems + second.problems
+    problems = problems + file_problems + archive_problems(paths, candidates, len(file_problems))
+    problems = sorted(set(problems), key=_order)
     if problems:
         raise BuildRefused(problems)
+    report_copies = {**first.report_copies, **second.report_copies}
 
     ranked = rank(rows)
     suites = group(ranked)
@@ -67,7 +96,7 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
         rank_overall=positions(ranked, lambda row: ""),
         rank_in_suite=positions(ranked, lambda row: row.fields["suite"]),
         rank_in_family=positions(ranked, lambda row: row.fields["suite"] + "\0" + row.fields["model_family"]),
-        files_read=archive.files_read,
+        files_read=len(paths),
         digests={path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()},
     )
 

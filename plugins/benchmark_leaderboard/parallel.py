@@ -4,9 +4,12 @@ both write pages. The files written are the same, in parallel or not; only the w
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 import traceback
-from typing import Callable
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 
 class WorkerFailed(Exception):
@@ -49,3 +52,41 @@ def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> Non
         _, status = os.waitpid(child, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise WorkerFailed(f"the forked page writer exited with status {os.waitstatus_to_exitcode(status)}")
+
+
+def map_halves(function: Callable[[list], T], first: list, second: list) -> tuple[T, T]:
+    """``(function(first), function(second))``, the second computed in a forked child and sent back
+    pickled. Should the child fail in any way (a value pickle cannot carry, a crash), the parent
+    computes that half itself: the answer never depends on the fork."""
+    if not can_fork() or not second:
+        return function(first), function(second)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(reader)
+        code = 0
+        try:
+            with os.fdopen(writer, "wb") as out:
+                pickle.dump(function(second), out, protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(writer)
+    try:
+        first_result = function(first)
+    finally:
+        with os.fdopen(reader, "rb") as incoming:
+            sent = incoming.read()
+        _, status = os.waitpid(child, 0)
+    second_result: Any
+    if os.waitstatus_to_exitcode(status) == 0 and sent:
+        try:
+            second_result = pickle.loads(sent)
+        except Exception:
+            second_result = function(second)
+    else:
+        second_result = function(second)
+    return first_result, second_result
