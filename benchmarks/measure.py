@@ -40,11 +40,24 @@ def _rss(pid: int) -> int:
         return 0
 
 
-class TreeMemory:
-    """Samples the summed resident memory of a process and its descendants until stopped.
+def _private(pid: int) -> int:
+    """The resident memory that ``pid`` holds alone (not shared with its parent or anyone else)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            text = handle.read()
+    except OSError:
+        return 0
+    total = 0
+    for line in text.splitlines():
+        if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
+            total += int(line.split()[1]) * 1024
+    return total
 
-    Forked workers share pages with their parent, so the sum overstates what the tree really
-    holds: it is a ceiling, the same for every command measured."""
+
+class TreeMemory:
+    """Samples the resident memory of a command's process tree until stopped: all of the root
+    process, plus what each descendant holds privately. A forked child shares its parent's pages
+    until either writes to them, so counting the child's whole RSS would count those pages twice."""
 
     def __init__(self, root: int):
         self.root = root
@@ -75,17 +88,17 @@ class TreeMemory:
                 if parent in tree and pid not in tree:
                     tree.add(pid)
                     grew = True
-        return tree
+        return tree - {self.root}
 
     def _run(self) -> None:
-        tree = {self.root}
+        descendants: set[int] = set()
         searched = 0.0
         while not self._stop.is_set():
             now = time.monotonic()
             if now - searched >= SLOW:
-                tree = self._descendants()
+                descendants = self._descendants()
                 searched = now
-            self.peak = max(self.peak, sum(_rss(pid) for pid in tree))
+            self.peak = max(self.peak, _rss(self.root) + sum(_private(pid) for pid in descendants))
             self._stop.wait(FAST)
 
 

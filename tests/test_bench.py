@@ -14,7 +14,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import measure  # noqa: E402
 from benchmarks.browser import absent_letter  # noqa: E402
 
-# Parent and forked child each hold this much at once; the tree's peak must count both.
+# Parent and forked child each hold this much of their own at once, and the child also shares the
+# parent's: the tree's peak must count both holdings, and the shared one once.
 HOLD_MB = 64
 TWO_HOLDERS = f"""
 import os, time
@@ -30,11 +31,11 @@ os.waitpid(child, 0)
 """
 
 
-def test_tree_memory_counts_forked_children_too():
+def test_tree_memory_counts_forked_children_once():
     result = measure.run([sys.executable, "-c", TWO_HOLDERS])
 
     assert result.returncode == 0
-    assert result.peak_rss_bytes >= 2 * HOLD_MB * 2**20
+    assert 2 * HOLD_MB * 2**20 <= result.peak_rss_bytes < 3 * HOLD_MB * 2**20
     assert result.seconds > 0.5
 
 

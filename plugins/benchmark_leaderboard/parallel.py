@@ -3,6 +3,7 @@ both write pages. The files written are the same, in parallel or not; only the w
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import sys
@@ -26,6 +27,23 @@ def split(items: list, parent_share: float) -> tuple[list, list]:
     return items[:cut], items[cut:]
 
 
+def _fork() -> int:
+    """``os.fork()``, with the objects that exist now frozen out of the garbage collector: a
+    collection in either process would otherwise write to every object's header and so copy every
+    shared memory page. The parent calls ``_joined`` once the child is done."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()
+    return os.fork()
+
+
+def _joined(child: int) -> int:
+    """Wait for ``child``; its exit code. The parent's objects go back to the garbage collector."""
+    _, status = os.waitpid(child, 0)
+    gc.unfreeze()
+    return os.waitstatus_to_exitcode(status)
+
+
 def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> None:
     """Run ``in_child`` in a forked child and ``in_parent`` here, at the same time; return when both
     are done. Without fork (or with one CPU) the two run one after the other, here."""
@@ -33,9 +51,7 @@ def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> Non
         in_child()
         in_parent()
         return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    child = os.fork()
+    child = _fork()
     if child == 0:  # pragma: no cover - the child's coverage is not collected
         code = 0
         try:
@@ -49,9 +65,9 @@ def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> Non
     try:
         in_parent()
     finally:
-        _, status = os.waitpid(child, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise WorkerFailed(f"the forked page writer exited with status {os.waitstatus_to_exitcode(status)}")
+        code = _joined(child)
+    if code != 0:
+        raise WorkerFailed(f"the forked page writer exited with status {code}")
 
 
 def map_halves(function: Callable[[list], T], first: list, second: list) -> tuple[T, T]:
@@ -60,10 +76,8 @@ def map_halves(function: Callable[[list], T], first: list, second: list) -> tupl
     computes that half itself: the answer never depends on the fork."""
     if not can_fork() or not second:
         return function(first), function(second)
-    sys.stdout.flush()
-    sys.stderr.flush()
     reader, writer = os.pipe()
-    child = os.fork()
+    child = _fork()
     if child == 0:  # pragma: no cover - the child's coverage is not collected
         os.close(reader)
         code = 0
@@ -80,9 +94,9 @@ def map_halves(function: Callable[[list], T], first: list, second: list) -> tupl
     finally:
         with os.fdopen(reader, "rb") as incoming:
             sent = incoming.read()
-        _, status = os.waitpid(child, 0)
+        code = _joined(child)
     second_result: Any
-    if os.waitstatus_to_exitcode(status) == 0 and sent:
+    if code == 0 and sent:
         try:
             second_result = pickle.loads(sent)
         except Exception:
