@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from . import parallel, validate
@@ -27,7 +28,6 @@ PARALLEL_FROM = 400
 class Leaderboard:
     ranked: list[Row]
     suites: list[Suite]
-    leaderboard_json: bytes
     report_copies: dict[str, bytes]
     embedded_json: str
     anchors: dict[str, str]
@@ -36,6 +36,12 @@ class Leaderboard:
     rank_in_family: dict[str, int]
     files_read: int
     digests: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def leaderboard_json(self) -> bytes:
+        """The published leaderboard.json. Serialized when first asked for: the site's generator asks
+        while a forked child is writing report pages, so the pure-Python indent encoder runs beside it."""
+        return canonical(document(self.ranked, self.suites))
 
     @property
     def families(self) -> list[str]:
@@ -85,11 +91,9 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
     # leaderboard.json is not validated again here: every row field was checked when it was filled,
     # and checking 2 × N row objects through jsonschema cost more than the rest of the build at
     # 10,000 reports. The tests validate what the build writes against the shipped schema.
-    doc = document(ranked, suites)
     return Leaderboard(
         ranked=ranked,
         suites=suites,
-        leaderboard_json=canonical(doc),
         report_copies=report_copies,
         embedded_json=embedded(ranked),
         anchors=suite_anchors(suites),

@@ -110,8 +110,14 @@ class LeaderboardGenerator(Generator):
         if folder not in self._folders_made:
             os.makedirs(folder, exist_ok=True)
             self._folders_made.add(folder)
-        with open(target, "wb") as handle:
-            handle.write(data)
+        # Three system calls a file (Python's open() adds three more), for 2 × N files.
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(descriptor, view):]
+        finally:
+            os.close(descriptor)
 
 
 def get_generators(pelican_object):
