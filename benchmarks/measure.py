@@ -17,6 +17,7 @@ SLOW = 0.05
 @dataclass(frozen=True)
 class Measured:
     seconds: float
+    cpu_seconds: float  # user and system time of the command and every child it waited for
     peak_rss_bytes: int
     returncode: int
     stderr: str
@@ -113,4 +114,4 @@ def run(command: list[str], cwd: str | None = None, env: dict[str, str] | None =
     process.returncode = os.waitstatus_to_exitcode(status)
     # ru_maxrss (KiB) is the largest single process of the tree; the sampled sum catches the rest.
     peak = max(memory.peak, usage.ru_maxrss * 1024)
-    return Measured(seconds, peak, process.returncode, stderr.decode("utf-8", "replace"))
+    return Measured(seconds, usage.ru_utime + usage.ru_stime, peak, process.returncode, stderr.decode("utf-8", "replace"))

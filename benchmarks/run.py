@@ -47,6 +47,9 @@ class SizeResult:
     def wall(self, renderer: str) -> float:
         return statistics.median(run.seconds for run in self.runs[renderer])
 
+    def cpu(self, renderer: str) -> float:
+        return statistics.median(run.cpu_seconds for run in self.runs[renderer])
+
     def rss(self, renderer: str) -> int:
         return int(statistics.median(run.peak_rss_bytes for run in self.runs[renderer]))
 
@@ -89,7 +92,8 @@ def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) 
         for renderer in order:
             run = render_once(renderer, archive, outputs[renderer])
             result.runs[renderer].append(run)
-            say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s, {run.peak_rss_bytes / 2**20:.0f} MB")
+            say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, "
+                f"{run.peak_rss_bytes / 2**20:.0f} MB")
     for renderer in RENDERERS:
         index = (outputs[renderer] / "index.html").read_bytes()
         result.index_raw[renderer] = len(index)
@@ -108,22 +112,23 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-def report(results: list[SizeResult], page, command_line: str, runs: int) -> str:
+def report(results: list[SizeResult], page, command_line: str, runs: int, load: tuple[float, float] = (0.0, 0.0)) -> str:
     """The figures as Markdown: the same text is printed and written to results.md."""
     lines = [
         "# Benchmark results",
         "",
         f"Command: `{command_line}`",
         "",
-        f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}.",
+        f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
+        f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.",
         f"Each renderer ran {runs} times per size, alternating (ABBA); figures are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
         "every 5 ms (and never below the largest single process's peak).",
         "",
         "## End to end (`invoke build` against the reference's command line)",
         "",
-        "| reports | renderer | median wall (s) | each run (s) | peak RSS (MB) | ms per report | wall ratio | RSS ratio |",
-        "|---:|---|---:|---|---:|---:|---:|---:|",
+        "| reports | renderer | median wall (s) | each run (s) | CPU user+sys (s) | peak RSS (MB) | ms per report | wall ratio | RSS ratio |",
+        "|---:|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for size in results:
         for renderer in RENDERERS:
@@ -132,7 +137,7 @@ def report(results: list[SizeResult], page, command_line: str, runs: int) -> str
             ratios = ("", "")
             if renderer == "project":
                 ratios = (f"{wall / size.wall('reference'):.2f}x", f"{rss / size.rss('reference'):.2f}x")
-            lines.append(f"| {size.reports} | {renderer} | {wall:.2f} | {each} | {_mb(rss)} | "
+            lines.append(f"| {size.reports} | {renderer} | {wall:.2f} | {each} | {size.cpu(renderer):.2f} | {_mb(rss)} | "
                          f"{wall / size.reports * 1000:.3f} | {ratios[0]} | {ratios[1]} |")
     lines += ["", "## Cost per report", "", "| from | to | project: ms per added report | reference: ms per added report |",
               "|---:|---:|---:|---:|"]
@@ -191,6 +196,7 @@ def main(sizes: list[int], runs: int = 3, browser: bool = True, results_file: Pa
     if runs < 1 or not sizes:
         raise ValueError("the benchmark needs at least one size and one run")
     work.mkdir(parents=True, exist_ok=True)
+    load_before = os.getloadavg()[0]
     results = []
     for reports in sorted(sizes):
         say(f"{reports} reports: {runs} runs of each renderer")
@@ -201,7 +207,7 @@ def main(sizes: list[int], runs: int = 3, browser: bool = True, results_file: Pa
 
         say(f"Chromium: {results[-1].reports} rows")
         page = measure_page(str(work / f"site-project-{results[-1].reports}"))
-    text = report(results, page, command_line, runs)
+    text = report(results, page, command_line, runs, (load_before, os.getloadavg()[0]))
     say("")
     say(text)
     if results_file is not None:
