@@ -274,3 +274,17 @@ def test(c, k=None):
     """Run the whole test suite (pytest), browser tests included."""
     selection = f" -k {k!r}" if k else ""
     c.run(f"{sys.executable} -m pytest{selection}", pty=False)
+
+
+@task(help={
+    "sizes": "comma-separated archive sizes (default: 1000,10000)",
+    "runs": "renders per renderer and size, alternating (default: 3)",
+    "browser": "measure the largest page in Chromium (default: on)",
+})
+def bench(c, sizes="1000,10000", runs=3, browser=True):
+    """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md."""
+    sys.path.insert(0, HERE)
+    from benchmarks.run import main
+
+    flags = "" if (sizes, int(runs), browser) == ("1000,10000", 3, True) else f" --sizes {sizes} --runs {runs}" + ("" if browser else " --no-browser")
+    main([int(size) for size in sizes.split(",")], runs=int(runs), browser=browser, command_line="invoke bench" + flags)

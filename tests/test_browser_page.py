@@ -58,8 +58,9 @@ def base_url(sites) -> str:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module-scoped: Playwright's sync API allows one running instance, and other modules start their own.
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

@@ -91,14 +91,8 @@ def is_candidate(path: str, payload: Any) -> bool:
     return isinstance(payload, dict) and not REPORT_KEYS.isdisjoint(payload)
 
 
-def read_archive(root: str) -> Archive:
-    """Every candidate of the archive at ``root`` and every problem met while reading it.
-
-    Raises ``FileNotFoundError`` or ``NotADirectoryError`` when ``root`` is not a folder.
-    """
-    if not os.path.isdir(root):
-        raise NotADirectoryError(root) if os.path.exists(root) else FileNotFoundError(root)
-    paths = json_paths(root)
+def read_files(root: str, paths: list[str]) -> tuple[list[Candidate], list[Problem]]:
+    """The report candidates among ``paths`` (relative to ``root``) and the problems of the others."""
     candidates: list[Candidate] = []
     problems: list[Problem] = []
     for path in paths:
@@ -113,8 +107,31 @@ def read_archive(root: str) -> Archive:
             problems.append(Problem(path, "", "the report's path is not UTF-8 text, so it cannot be published or linked"))
         else:
             candidates.append(Candidate(path, payload))
+    return candidates, problems
+
+
+def archive_problems(paths: list[str], candidates: int, problems: int) -> list[Problem]:
+    """What is wrong with the archive as a whole: no JSON file at all, or no report among them."""
     if not paths:
-        problems.append(Problem(".", "", "the reports folder holds no *.json file"))
-    elif not candidates and not problems:
-        problems.append(Problem(".", "", "the reports folder holds no report: no *.report.json file and no JSON object with suite, model_name, fixture_count or metrics"))
+        return [Problem(".", "", "the reports folder holds no *.json file")]
+    if not candidates and not problems:
+        return [Problem(".", "", "the reports folder holds no report: no *.report.json file and no JSON object with suite, model_name, fixture_count or metrics")]
+    return []
+
+
+def checked_root(root: str) -> str:
+    """``root``, once it is known to be a folder; raises ``FileNotFoundError`` or ``NotADirectoryError``."""
+    if not os.path.isdir(root):
+        raise NotADirectoryError(root) if os.path.exists(root) else FileNotFoundError(root)
+    return root
+
+
+def read_archive(root: str) -> Archive:
+    """Every candidate of the archive at ``root`` and every problem met while reading it.
+
+    Raises ``FileNotFoundError`` or ``NotADirectoryError`` when ``root`` is not a folder.
+    """
+    paths = json_paths(checked_root(root))
+    candidates, problems = read_files(root, paths)
+    problems += archive_problems(paths, len(candidates), len(problems))
     return Archive(candidates, problems, len(paths))

@@ -42,6 +42,46 @@ def validator(name: str) -> Any:
     return _StrictValidator(schema)
 
 
+# Keywords that only annotate: merging a $ref's target into a schema that holds only these is exact.
+_ANNOTATIONS = frozenset({"description", "title", "$comment", "examples", "default"})
+
+
+def inline_refs(schema: Any, defs: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
+    """``schema`` with every local ``{"$ref": "#/$defs/NAME"}`` replaced by the definition itself.
+
+    The result accepts exactly what ``schema`` accepts; jsonschema just skips the reference lookup
+    per instance, which is most of its cost on small reports. A ``$ref`` beside other assertions is
+    kept as an ``allOf``. Raises ``ValueError`` for a reference it cannot inline (remote or cyclic)."""
+    if isinstance(schema, list):
+        return [inline_refs(item, defs, seen) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    result = {key: inline_refs(value, defs, seen) for key, value in schema.items() if key not in ("$ref", "$defs")}
+    if "$ref" not in schema:
+        return result
+    reference = schema["$ref"]
+    name = reference[len("#/$defs/"):] if reference.startswith("#/$defs/") else None
+    if name is None or "/" in name or "~" in name or name not in defs or name in seen:
+        raise ValueError(f"cannot inline the reference {reference!r}")
+    target = inline_refs(defs[name], defs, seen + (name,))
+    if set(result) <= _ANNOTATIONS and isinstance(target, dict):
+        return {**result, **target}
+    return {**result, "allOf": [target, *result.get("allOf", [])]}
+
+
+@lru_cache(maxsize=None)
+def fast_validator(name: str) -> Any:
+    """A validator of the same schema with its references inlined: the same verdicts, faster.
+    It answers yes or no; ``validator`` walks the errors of the few documents it rejects."""
+    schema = json.loads(schema_text(name))
+    try:
+        flat = inline_refs(schema, schema.get("$defs", {}))
+    except ValueError:
+        return validator(name)
+    _StrictValidator.check_schema(flat)
+    return _StrictValidator(flat)
+
+
 _TYPE_WORDS = {
     "object": "a JSON object",
     "string": "a string",
@@ -79,11 +119,10 @@ def _rule(error: ValidationError) -> str:
 
 def problems_of(name: str, document: Any, file: str) -> list[Problem]:
     """Every violation of schema ``name`` by ``document``, as sorted problems of ``file``."""
-    check = validator(name)
-    if check.is_valid(document):
+    if fast_validator(name).is_valid(document):
         return []
     found: set[Problem] = set()
-    for error in check.iter_errors(document):
+    for error in validator(name).iter_errors(document):
         found.update(_problems_of_error(error, file))
     return sorted(found)
 

@@ -1,0 +1,64 @@
+"""The benchmark (invoke bench) runs at a tiny size, so that it cannot rot. No time is asserted."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from conftest import ROOT, SHARED
+
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import measure  # noqa: E402
+from benchmarks.browser import absent_letter  # noqa: E402
+
+# Parent and forked child each hold this much of their own at once: the tree's peak counts both.
+HOLD_MB = 64
+TWO_HOLDERS = f"""
+import os, time
+held = bytearray({HOLD_MB} << 20)
+for i in range(0, len(held), 4096): held[i] = 1
+child = os.fork()
+if child == 0:
+    mine = bytearray({HOLD_MB} << 20)
+    for i in range(0, len(mine), 4096): mine[i] = 1
+    time.sleep(0.5)
+    os._exit(0)
+os.waitpid(child, 0)
+"""
+
+
+def test_tree_memory_counts_forked_children():
+    result = measure.run([sys.executable, "-c", TWO_HOLDERS])
+
+    assert result.returncode == 0
+    assert 2 * HOLD_MB * 2**20 <= result.peak_rss_bytes
+    assert result.seconds > 0.5
+
+
+def test_absent_letter_is_one_no_row_holds():
+    document = {"rows": [{"model_name": "qa-model", "device": "cpu", "suite": "zeta"}]}
+
+    assert absent_letter(json.dumps(document).encode()) == "j"
+
+
+@pytest.mark.oracle
+@pytest.mark.browser
+@pytest.mark.skipif(not (SHARED / "bench" / "make_archive.py").exists(), reason="shared/bench is not beside the checkout")
+def test_bench_runs_end_to_end_at_twenty_reports(tmp_path, capsys):
+    from benchmarks.run import main
+
+    results = tmp_path / "results.md"
+    text = main([20], runs=1, browser=True, results_file=results, work=tmp_path, command_line="invoke bench --sizes 20")
+
+    assert results.read_text(encoding="utf-8") == text
+    assert text in capsys.readouterr().out
+    assert "Command: `invoke bench --sizes 20`" in text
+    lines = text.splitlines()
+    assert sum(line.startswith("| 20 | project | ") for line in lines) == 2  # wall table and index.html table
+    assert sum(line.startswith("| 20 | reference | ") for line in lines) == 2
+    assert "| leaderboard.json byte-identical to the reference's | every size | met |" in lines
+    assert any(line.startswith("| interactive (tabs shown, handlers attached) | ") for line in lines)
+    assert any(line.startswith("| filter keystroke until #filter-status changes | ") for line in lines)

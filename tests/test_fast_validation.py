@@ -1,0 +1,87 @@
+"""The inlined-reference validators give the verdicts of the shipped schemas, and what the build
+writes as leaderboard.json is valid against the shipped schema (the build no longer re-checks it)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from conftest import HASH, ROOT, report, write_archive
+
+from benchmark_leaderboard import validate
+from benchmark_leaderboard.build import build_leaderboard
+
+GOOD_ROW = {
+    "suite": "golden", "model_family": "PII", "model_name": "OpenMed/a", "device": "cpu", "leakage": 0.1,
+    "recall": 0.9, "f1": 0.8, "release_tag": "v1", "run_date": "2026-06-14", "reproducibility_hash": HASH,
+    "report_path": "a.report.json", "report_url": "reports/a.report.json",
+}
+
+
+def leaderboard_with(**row_changes):
+    row = {**GOOD_ROW, **row_changes}
+    return {"row_count": 1, "rows": [row], "schema_version": 1, "sort": ["leakage:asc", "recall:desc"],
+            "suites": [{"name": "golden", "families": [{"name": "PII", "rows": [copy.deepcopy(row)]}]}]}
+
+
+REPORTS = [
+    report(),
+    report(suite=""), report(suite="   "), report(suite=7), report(model_name=None), report(device="\t"),
+    report(fixture_count=True), report(fixture_count=1.0), report(fixture_count=0), report(fixture_count="3"),
+    report(metrics=[]), report(generated_at=5), report(generated_at=None),
+    report(metadata={"synthetic": "true"}), report(metadata={"synthetic": 1}), report(metadata={"synthetic": False}),
+    report(metadata=[]), {"suite": "only"}, [], "text", None,
+]
+LEADERBOARDS = [
+    leaderboard_with(),
+    leaderboard_with(suite=" golden"), leaderboard_with(model_family=""), leaderboard_with(device="cpu\n"),
+    leaderboard_with(leakage=1.5), leaderboard_with(recall=-0.1), leaderboard_with(f1="0.8"),
+    leaderboard_with(run_date="2026-6-14"), leaderboard_with(reproducibility_hash="sha256:AB"),
+    leaderboard_with(report_path="a.txt"), leaderboard_with(report_url="a.json"), leaderboard_with(extra=1),
+    {**leaderboard_with(), "row_count": 0}, {**leaderboard_with(), "sort": ["recall:desc"]},
+    {**leaderboard_with(), "suites": [{"name": "  ", "families": []}]},
+]
+
+
+@pytest.mark.parametrize("name, document", [(validate.REPORT_SCHEMA, d) for d in REPORTS]
+                         + [(validate.LEADERBOARD_SCHEMA, d) for d in LEADERBOARDS])
+def test_inlined_validator_agrees_with_the_shipped_schema(name, document):
+    assert validate.fast_validator(name).is_valid(document) == validate.validator(name).is_valid(document)
+
+
+def test_the_cases_above_include_rejections_of_every_kind():
+    verdicts = [validate.validator(validate.REPORT_SCHEMA).is_valid(d) for d in REPORTS]
+    assert verdicts.count(True) == 2  # the plain report and the one with generated_at null
+    verdicts = [validate.validator(validate.LEADERBOARD_SCHEMA).is_valid(d) for d in LEADERBOARDS]
+    assert verdicts.count(True) == 1
+
+
+def test_inlined_schemas_hold_no_reference():
+    for name in validate.SCHEMA_NAMES:
+        assert "$ref" not in json.dumps(validate.fast_validator(name).schema)
+
+
+def test_references_that_cannot_be_inlined_are_refused():
+    with pytest.raises(ValueError):
+        validate.inline_refs({"$ref": "https://example.org/other.json"}, {})
+    with pytest.raises(ValueError):
+        validate.inline_refs({"$ref": "#/$defs/loop"}, {"loop": {"items": {"$ref": "#/$defs/loop"}}})
+
+
+def test_a_ref_beside_other_assertions_is_kept_as_all_of():
+    inlined = validate.inline_refs({"$ref": "#/$defs/text", "maxLength": 3}, {"text": {"type": "string"}})
+    assert inlined == {"maxLength": 3, "allOf": [{"type": "string"}]}
+
+
+def test_built_leaderboard_json_is_valid_against_the_shipped_schema(tmp_path):
+    files = {f"s{i % 3}/r{i}.report.json": report(suite=f"  suite {i % 3} ", model_name=f"OpenMed/m{i}",
+                                                  metadata={"model_family": ["PII", "NER"][i % 2]},
+                                                  metrics={"leakage": {"overall": i / 40}})
+             for i in range(24)}
+    for reports_dir in (write_archive(tmp_path / "reports", files), ROOT / "content" / "benchmarks"):
+        built = build_leaderboard(str(reports_dir), str(ROOT / "models.jsonl"), "v3.1.0")
+        published = json.loads(built.leaderboard_json)
+        assert list(validate.validator(validate.LEADERBOARD_SCHEMA).iter_errors(published)) == []
+        assert published["row_count"] == len(built.ranked)
