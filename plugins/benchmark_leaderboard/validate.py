@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+import fastjsonschema
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
@@ -134,4 +135,26 @@ def _problems_of_error(error: ValidationError, file: str) -> Iterable[Problem]:
             if name not in present:
                 yield Problem(file, pointer(*error.absolute_path, name), "is required")
         return
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        for name in sorted(set(error.instance) - set(known)):
+            yield Problem(file, pointer(*error.absolute_path, name), "is not a field the schema allows")
+        return
     yield Problem(file, pointer(*error.absolute_path), _rule(error))
+
+
+@lru_cache(maxsize=None)
+def compiled(name: str) -> Any:
+    """A shipped schema compiled to Python code by fastjsonschema: a yes-or-no check about fifteen
+    times quicker than jsonschema, for documents as large as a 10,000-row leaderboard."""
+    return fastjsonschema.compile(json.loads(schema_text(name)))
+
+
+def leaderboard_problems(document: Any) -> list[Problem]:
+    """The problems of the leaderboard.json document about to be written: none, or every violation."""
+    try:
+        compiled(LEADERBOARD_SCHEMA)(document)
+        return []
+    except fastjsonschema.JsonSchemaException as error:
+        found = problems_of(LEADERBOARD_SCHEMA, document, "leaderboard.json")
+        return found or [Problem("leaderboard.json", "", f"breaks its schema: {error.message}")]

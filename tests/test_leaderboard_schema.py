@@ -1,0 +1,49 @@
+"""leaderboard.json is checked against its shipped schema before it is written."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from benchmark_leaderboard import build as build_module
+from benchmark_leaderboard import validate
+from benchmark_leaderboard.problems import BuildRefused
+from conftest import report
+
+
+def test_a_built_leaderboard_passes_its_schema(archive):
+    board = build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
+
+    assert validate.leaderboard_problems(json.loads(board.leaderboard_json)) == []
+
+
+def test_every_violation_of_the_leaderboard_schema_is_named(archive):
+    board = build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
+    broken = copy.deepcopy(json.loads(board.leaderboard_json))
+    broken["rows"][0]["reproducibility_hash"] = "sha256:ABC"
+    broken["rows"][0]["extra"] = 1
+    broken["suites"][0]["families"][0]["rows"][0]["leakage"] = 1.5
+    del broken["sort"]
+
+    assert [str(problem) for problem in validate.leaderboard_problems(broken)] == [
+        "leaderboard.json: /rows/0/extra: is not a field the schema allows",
+        "leaderboard.json: /rows/0/reproducibility_hash: must match ^sha256:[0-9a-f]{64}$",
+        "leaderboard.json: /sort: is required",
+        "leaderboard.json: /suites/0/families/0/rows/0/leakage: must be at most 1",
+    ]
+
+
+def test_a_leaderboard_that_breaks_its_schema_is_never_written(archive, monkeypatch):
+    def with_a_stray_field(ranked, suites):
+        document = real_document(ranked, suites)
+        document["generated"] = "today"
+        return document
+
+    real_document = build_module.document
+    monkeypatch.setattr(build_module, "document", with_a_stray_field)
+    with pytest.raises(BuildRefused) as refused:
+        build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
+
+    assert refused.value.lines() == ["leaderboard.json: /generated: is not a field the schema allows"]
