@@ -10,6 +10,8 @@ import os
 import shutil
 from urllib.parse import quote
 
+from dataclasses import dataclass
+
 from pelican import signals
 from pelican.contents import Page
 from pelican.generators import Generator
@@ -17,7 +19,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import parallel, validate
 from .build import Leaderboard, build_leaderboard
-from .report_page import percent, report_details
+from .report_page import ReportDetails, percent, report_details
 
 logger = logging.getLogger(__name__)
 
@@ -33,10 +35,24 @@ DEFAULTS = {
 PARENT_SHARE = 0.2
 
 
-class ReportPage(Page):
-    """One archived report's own page, rendered with the theme's ``report`` template."""
+@dataclass(frozen=True, slots=True, eq=False)
+class ReportPage:
+    """One archived report's own page, rendered with the theme's ``report`` template: where it is
+    written (``save_as``), its URL from the site's root (``url``), its title and what it shows."""
 
-    default_template = "report"
+    save_as: str
+    url: str
+    title: str
+    report: ReportDetails
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NavLink:
+    """A Markdown page in the site's navigation, its URL and title worked out once per build."""
+
+    url: str
+    title: str
+    page: Page
 
 
 def report_page_path(report_path: str) -> str:
@@ -57,15 +73,16 @@ class LeaderboardGenerator(Generator):
             option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"]
         )
         self.report_pages = [self._report_page(row) for row in self.leaderboard.ranked]
+        # The other generators have read the Markdown pages by now; their URLs are Pelican
+        # properties, worked out again at each use, so the navigation computes them once.
+        self.context["site_nav"] = site_nav(self.context.get("pages", []))
         self.context["leaderboard"] = self.leaderboard
         self.context["report_pages"] = self.report_pages
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.ranked), len(self.leaderboard.suites))
 
     def _report_page(self, row) -> ReportPage:
         path = report_page_path(row.fields["report_path"])
-        details = report_details(self.leaderboard, row)
-        metadata = {"title": row.fields["model_name"], "slug": path, "save_as": path, "url": quote(path), "report": details}
-        return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
+        return ReportPage(path, quote(path), row.fields["model_name"], report_details(self.leaderboard, row))
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
@@ -92,18 +109,23 @@ class LeaderboardGenerator(Generator):
         Writer would give it (the site context, a relative SITEURL, ``page`` and ``url``)."""
         template = self.get_template("report")
         relative = self.settings["RELATIVE_URLS"]
+        site = {**template.globals, **self.context}
+        site.setdefault("localsiteurl", None)
         site_urls: dict[str, str] = {}
+        concat = self.env.concat
         for page in pages:
-            local = dict(self.context)
+            local = {**site, "output_file": page.save_as, "url": page.url, "page": page}
             if relative:
                 folder = os.path.dirname(page.save_as)
                 if folder not in site_urls:
                     site_urls[folder] = path_to_url(get_relative_path(page.save_as))
                 local["SITEURL"] = local["localsiteurl"] = site_urls[folder]
-            else:
-                local.setdefault("localsiteurl", None)
-            local.update(output_file=page.save_as, url=page.url, page=page)
-            self._write_bytes(page.save_as, template.render(local).encode("utf-8"))
+            context = template.new_context(local, shared=True)
+            try:
+                html = concat(template.root_render_func(context))
+            except Exception:
+                self.env.handle_exception()
+            self._write_bytes(page.save_as, html.encode("utf-8"))
 
     def _write_bytes(self, relative: str, data: bytes) -> None:
         target = os.path.join(self.output_path, *relative.split("/"))
@@ -119,6 +141,16 @@ class LeaderboardGenerator(Generator):
                 view = view[os.write(descriptor, view):]
         finally:
             os.close(descriptor)
+
+
+def site_nav(pages: list[Page]) -> list[NavLink]:
+    """The Markdown pages in navigation order (``navorder``), each with its URL and its
+    ``navtitle`` (or title)."""
+    def order(page: Page):  # as Jinja's sort filter orders them: text ignoring case
+        value = page.navorder
+        return value.lower() if isinstance(value, str) else value
+
+    return [NavLink(page.url, getattr(page, "navtitle", page.title), page) for page in sorted(pages, key=order)]
 
 
 def get_generators(pelican_object):
