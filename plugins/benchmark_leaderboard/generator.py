@@ -10,7 +10,8 @@ import os
 import shutil
 from urllib.parse import quote
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from pelican import signals
 from pelican.contents import Page
@@ -19,6 +20,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import parallel, validate
 from .build import Leaderboard, build_leaderboard
+from .rows import Row
 from .report_page import ReportDetails, percent, report_details
 
 logger = logging.getLogger(__name__)
@@ -30,12 +32,13 @@ DEFAULTS = {
 }
 
 
-# The parent process writes index.html, leaderboard.json and the report copies, then this share of
-# the report pages; a forked child writes the rest. Measured at 10,000 reports so both end together.
-PARENT_SHARE = 0.2
+# The parent process writes index.html, leaderboard.json, half of the report copies and this share
+# of the report pages; a forked child writes the rest. Measured at 10,000 reports so that both end
+# together, with the output on a disk and in memory (tmpfs).
+PARENT_SHARE = 0.4
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(eq=False)
 class ReportPage:
     """One archived report's own page, rendered with the theme's ``report`` template: where it is
     written (``save_as``), its URL from the site's root (``url``), its title and what it shows."""
@@ -43,7 +46,13 @@ class ReportPage:
     save_as: str
     url: str
     title: str
-    report: ReportDetails
+    row: Row
+    leaderboard: Leaderboard = field(repr=False)
+
+    @cached_property
+    def report(self) -> ReportDetails:
+        """Worked out when the page is written: by the process that writes it."""
+        return report_details(self.leaderboard, self.row)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -82,27 +91,38 @@ class LeaderboardGenerator(Generator):
 
     def _report_page(self, row) -> ReportPage:
         path = report_page_path(row.fields["report_path"])
-        return ReportPage(path, quote(path), row.fields["model_name"], report_details(self.leaderboard, row))
+        return ReportPage(path, quote(path), row.fields["model_name"], row, self.leaderboard)
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
         relative = self.settings["RELATIVE_URLS"]
-        ours, childs = parallel.split(self.report_pages, PARENT_SHARE)
+        reports = os.path.join(self.output_path, "reports")
+        if os.path.lexists(reports):  # stale copies of an earlier render go
+            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
+        # Creating a file costs about as much as rendering a report page, so each process writes
+        # half of the report copies; the parent, which also writes index.html and leaderboard.json,
+        # fewer of the pages.
+        our_copies, their_copies = parallel.split(list(leaderboard.report_copies.items()), 0.5)
+        our_pages, their_pages = parallel.split(self.report_pages, PARENT_SHARE)
 
         def in_parent() -> None:
             writer.write_file("index.html", self.get_template("leaderboard"), self.context, relative_urls=relative,
                               page_name="index", leaderboard=leaderboard)
             self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
-            reports = os.path.join(self.output_path, "reports")
-            if os.path.lexists(reports):  # stale copies of an earlier render go
-                shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
-            for path, data in leaderboard.report_copies.items():
-                self._write_bytes("reports/" + path, data)
             for name in validate.SCHEMA_NAMES:
                 self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
-            self._write_report_pages(ours)
+            self._write_copies(our_copies)
+            self._write_report_pages(our_pages)
 
-        parallel.run_both(in_parent, lambda: self._write_report_pages(childs))
+        def in_child() -> None:
+            self._write_copies(their_copies)
+            self._write_report_pages(their_pages)
+
+        parallel.run_both(in_parent, in_child)
+
+    def _write_copies(self, copies: list[tuple[str, bytes]]) -> None:
+        for path, data in copies:
+            self._write_bytes("reports/" + path, data)
 
     def _write_report_pages(self, pages: list[ReportPage]) -> None:
         """Each page through the theme's report template, compiled once, with the context Pelican's
