@@ -5,6 +5,7 @@ behind. This is what ``invoke build`` (and serve, publish, verify) call."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -50,13 +51,14 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     """Run Pelican once with ``output_dir`` as its output; returns the leaderboard.json it wrote."""
     from pelican import Pelican
 
-    settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
-    Pelican(settings).run()
-    try:
-        with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
+    with collector_paused():
+        settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
+        Pelican(settings).run()
+        try:
+            with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
+                return json.load(handle)
+        except FileNotFoundError:
+            raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
 
 
 def build(
@@ -111,6 +113,20 @@ def build(
             shutil.rmtree(staging, ignore_errors=True)
     families = {family["name"] for suite in leaderboard["suites"] for family in suite["families"]}
     return Summary(leaderboard["row_count"], len(leaderboard["suites"]), len(families), files, time.perf_counter() - started)
+
+
+@contextmanager
+def collector_paused():
+    """No cyclic garbage collection during the block. A render allocates millions of objects (the
+    parsed reports, rows, pages) and leaves almost no reference cycles: the collector's passes over
+    them cost about a tenth of a second at 10,000 reports and free nothing. It runs again after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @contextmanager
