@@ -65,7 +65,9 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
     manifest, manifest_problems = read_manifest(manifest_path)
     # Large archives: a forked child checks the second half of the files while this process checks
     # the first; the halves are joined in path order, so the result is the same either way.
-    half = len(paths) // 2 if len(paths) >= PARALLEL_FROM else len(paths)
+    # The parent takes a little more than half: the child also pickles its half and the parent
+    # unpickles it (measured at 10,000 reports: 55% waits least; 60% no better).
+    half = len(paths) * 11 // 20 if len(paths) >= PARALLEL_FROM else len(paths)
     first, second = parallel.map_halves(lambda part: check_files(reports_dir, part, manifest, release_tag),
                                         paths[:half], paths[half:])
     rows = first.rows + second.rows
