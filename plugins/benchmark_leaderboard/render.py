@@ -5,6 +5,7 @@ behind. This is what ``invoke build`` (and serve, publish, verify) call."""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import json
 import logging
@@ -23,6 +24,11 @@ from .manifest import ManifestError
 from .problems import BuildRefused
 
 PLUGIN_OUTPUT = "leaderboard.json"
+
+# At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
+# millions of objects) goes back to the operating system with the process instead of being
+# traversed and freed one by one by the final collection: 0.25 s at 10,000 reports.
+atexit.register(gc.freeze)
 
 
 class BuildError(Exception):
