@@ -142,3 +142,21 @@ def measure_page(site: str, loads: int = 3, keystrokes: int = 6, timeout_ms: flo
         keystroke_frame_ms=statistics.median(frame) if frame else None,
         keystrokes=len(status),
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.browser SITE [--loads N]``: the figures of a site built before."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", help="a built site (the folder holding index.html and leaderboard.json)")
+    parser.add_argument("--loads", type=int, default=3, help="fresh page loads to take medians over (default 3)")
+    parser.add_argument("--keystrokes", type=int, default=6, help="keystrokes timed on the last load (default 6)")
+    options = parser.parse_args(argv)
+    figures = measure_page(options.site, loads=options.loads, keystrokes=options.keystrokes)
+    print(json.dumps(figures.__dict__, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

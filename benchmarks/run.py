@@ -77,6 +77,9 @@ def command(renderer: str, archive: Path, output: Path) -> list[str]:
 
 def render_once(renderer: str, archive: Path, output: Path) -> measure.Measured:
     shutil.rmtree(output, ignore_errors=True)
+    # The removal's journal and discard work goes to the disk now, not into the next timed run.
+    if hasattr(os, "sync"):
+        os.sync()
     result = measure.run(command(renderer, archive, output), cwd=str(ROOT))
     if result.returncode != 0:
         raise RuntimeError(f"the {renderer} render of {archive.name} failed ({result.returncode}):\n{result.stderr}")
@@ -123,7 +126,8 @@ def report(results: list[SizeResult], page, command_line: str, runs: int, load: 
         f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.",
         f"Each renderer ran {runs} times per size, alternating (ABBA); figures are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
-        "every 5 ms (and never below the largest single process's peak).",
+        "every 5 ms (and never below the largest single process's peak). Before each run the renderer's",
+        "previous output is removed and the disk synced, outside the timed command.",
         "",
         "## End to end (`invoke build` against the reference's command line)",
         "",

@@ -75,3 +75,21 @@ def test_a_half_the_child_cannot_send_is_computed_here(monkeypatch):
     unpicklable = lambda: None  # noqa: E731 - pickle refuses lambdas
     first, second = parallel.map_halves(lambda part: [unpicklable] * len(part), [1], [2, 3])
     assert (len(first), len(second)) == (1, 2)
+
+
+def test_removing_a_large_old_render_removes_all_of_it_and_nothing_it_links_to(tmp_path):
+    from benchmark_leaderboard.render import PARALLEL_REMOVAL_FROM, remove_tree
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    old = tmp_path / "old"
+    for index in range(PARALLEL_REMOVAL_FROM + 10):
+        folder = old / f"f{index % 7}" / f"g{index % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{index}.html").write_text("x")
+    (old / "linked-folder").symlink_to(outside, target_is_directory=True)
+    (old / "f0" / "linked-file").symlink_to(outside / "keep.txt")
+    remove_tree(str(old))
+    assert not old.exists()
+    assert (outside / "keep.txt").read_text() == "kept"

@@ -10,6 +10,9 @@ import os
 import shutil
 from urllib.parse import quote
 
+from dataclasses import dataclass, field
+from functools import cached_property
+
 from pelican import signals
 from pelican.contents import Page
 from pelican.generators import Generator
@@ -17,7 +20,8 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import parallel, validate
 from .build import Leaderboard, build_leaderboard
-from .report_page import percent, report_details
+from .rows import Row
+from .report_page import ReportDetails, percent, report_details
 
 logger = logging.getLogger(__name__)
 
@@ -28,15 +32,36 @@ DEFAULTS = {
 }
 
 
-# The parent process writes index.html, leaderboard.json and the report copies, then this share of
-# the report pages; a forked child writes the rest. Measured at 10,000 reports so both end together.
-PARENT_SHARE = 0.2
+# The parent process writes index.html, leaderboard.json, half of the report copies and this share
+# of the report pages; a forked child writes the rest. Measured at 10,000 reports so that both end
+# together, with the output on a disk and in memory (tmpfs).
+PARENT_SHARE = 0.4
 
 
-class ReportPage(Page):
-    """One archived report's own page, rendered with the theme's ``report`` template."""
+@dataclass(eq=False)
+class ReportPage:
+    """One archived report's own page, rendered with the theme's ``report`` template: where it is
+    written (``save_as``), its URL from the site's root (``url``), its title and what it shows."""
 
-    default_template = "report"
+    save_as: str
+    url: str
+    title: str
+    row: Row
+    leaderboard: Leaderboard = field(repr=False)
+
+    @cached_property
+    def report(self) -> ReportDetails:
+        """Worked out when the page is written: by the process that writes it."""
+        return report_details(self.leaderboard, self.row)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NavLink:
+    """A Markdown page in the site's navigation, its URL and title worked out once per build."""
+
+    url: str
+    title: str
+    page: Page
 
 
 def report_page_path(report_path: str) -> str:
@@ -57,53 +82,70 @@ class LeaderboardGenerator(Generator):
             option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"]
         )
         self.report_pages = [self._report_page(row) for row in self.leaderboard.ranked]
+        # The other generators have read the Markdown pages by now; their URLs are Pelican
+        # properties, worked out again at each use, so the navigation computes them once.
+        self.context["site_nav"] = site_nav(self.context.get("pages", []))
         self.context["leaderboard"] = self.leaderboard
         self.context["report_pages"] = self.report_pages
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.ranked), len(self.leaderboard.suites))
 
     def _report_page(self, row) -> ReportPage:
         path = report_page_path(row.fields["report_path"])
-        details = report_details(self.leaderboard, row)
-        metadata = {"title": row.fields["model_name"], "slug": path, "save_as": path, "url": quote(path), "report": details}
-        return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
+        return ReportPage(path, quote(path), row.fields["model_name"], row, self.leaderboard)
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
         relative = self.settings["RELATIVE_URLS"]
-        ours, childs = parallel.split(self.report_pages, PARENT_SHARE)
+        reports = os.path.join(self.output_path, "reports")
+        if os.path.lexists(reports):  # stale copies of an earlier render go
+            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
+        # Creating a file costs about as much as rendering a report page, so each process writes
+        # half of the report copies; the parent, which also writes index.html and leaderboard.json,
+        # fewer of the pages.
+        our_copies, their_copies = parallel.split(list(leaderboard.report_copies.items()), 0.5)
+        our_pages, their_pages = parallel.split(self.report_pages, PARENT_SHARE)
 
         def in_parent() -> None:
             writer.write_file("index.html", self.get_template("leaderboard"), self.context, relative_urls=relative,
                               page_name="index", leaderboard=leaderboard)
             self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
-            reports = os.path.join(self.output_path, "reports")
-            if os.path.lexists(reports):  # stale copies of an earlier render go
-                shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
-            for path, data in leaderboard.report_copies.items():
-                self._write_bytes("reports/" + path, data)
             for name in validate.SCHEMA_NAMES:
                 self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
-            self._write_report_pages(ours)
+            self._write_copies(our_copies)
+            self._write_report_pages(our_pages)
 
-        parallel.run_both(in_parent, lambda: self._write_report_pages(childs))
+        def in_child() -> None:
+            self._write_copies(their_copies)
+            self._write_report_pages(their_pages)
+
+        parallel.run_both(in_parent, in_child)
+
+    def _write_copies(self, copies: list[tuple[str, bytes]]) -> None:
+        for path, data in copies:
+            self._write_bytes("reports/" + path, data)
 
     def _write_report_pages(self, pages: list[ReportPage]) -> None:
         """Each page through the theme's report template, compiled once, with the context Pelican's
         Writer would give it (the site context, a relative SITEURL, ``page`` and ``url``)."""
         template = self.get_template("report")
         relative = self.settings["RELATIVE_URLS"]
+        site = {**template.globals, **self.context}
+        site.setdefault("localsiteurl", None)
         site_urls: dict[str, str] = {}
+        concat = self.env.concat
         for page in pages:
-            local = dict(self.context)
+            local = {**site, "output_file": page.save_as, "url": page.url, "page": page}
             if relative:
                 folder = os.path.dirname(page.save_as)
                 if folder not in site_urls:
                     site_urls[folder] = path_to_url(get_relative_path(page.save_as))
                 local["SITEURL"] = local["localsiteurl"] = site_urls[folder]
-            else:
-                local.setdefault("localsiteurl", None)
-            local.update(output_file=page.save_as, url=page.url, page=page)
-            self._write_bytes(page.save_as, template.render(local).encode("utf-8"))
+            context = template.new_context(local, shared=True)
+            try:
+                html = concat(template.root_render_func(context))
+            except Exception:
+                self.env.handle_exception()
+            self._write_bytes(page.save_as, html.encode("utf-8"))
 
     def _write_bytes(self, relative: str, data: bytes) -> None:
         target = os.path.join(self.output_path, *relative.split("/"))
@@ -119,6 +161,16 @@ class LeaderboardGenerator(Generator):
                 view = view[os.write(descriptor, view):]
         finally:
             os.close(descriptor)
+
+
+def site_nav(pages: list[Page]) -> list[NavLink]:
+    """The Markdown pages in navigation order (``navorder``), each with its URL and its
+    ``navtitle`` (or title)."""
+    def order(page: Page):  # as Jinja's sort filter orders them: text ignoring case
+        value = page.navorder
+        return value.lower() if isinstance(value, str) else value
+
+    return [NavLink(page.url, getattr(page, "navtitle", page.title), page) for page in sorted(pages, key=order)]
 
 
 def get_generators(pelican_object):

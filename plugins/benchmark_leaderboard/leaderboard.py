@@ -14,8 +14,69 @@ SCHEMA_VERSION = 1
 
 
 def canonical(document: Any) -> bytes:
-    """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form."""
-    return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form.
+
+    The text of ``json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)``, written by
+    ``_indented`` (about three times quicker than json's pure-Python indenting encoder) for what
+    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself."""
+    try:
+        parts: list[str] = []
+        _indented(document, "\n", parts)
+        text = "".join(parts)
+    except (_NotPlainJson, RecursionError):
+        text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)
+    return (text + "\n").encode("utf-8")
+
+
+class _NotPlainJson(Exception):
+    """A value ``_indented`` leaves to ``json.dumps``."""
+
+
+_quoted = json.encoder.encode_basestring  # the C encoder's string quoting, as json.dumps uses
+_LITERALS = {True: "true", False: "false", None: "null"}
+_INFINITY = float("inf")
+
+
+def _indented(value: Any, newline: str, parts: list[str]) -> None:
+    """Append ``value`` as indented JSON to ``parts``; ``newline`` is a line break and the
+    indentation of the line ``value`` is on."""
+    kind = type(value)
+    if kind is str:
+        parts.append(_quoted(value))
+    elif kind is dict:
+        if not value:
+            parts.append("{}")
+            return
+        inner = newline + "  "
+        separator = "{" + inner
+        for key in sorted(value):
+            if type(key) is not str:
+                raise _NotPlainJson
+            parts.append(separator)
+            parts.append(_quoted(key))
+            parts.append(": ")
+            _indented(value[key], inner, parts)
+            separator = "," + inner
+        parts.append(newline + "}")
+    elif kind is list:
+        if not value:
+            parts.append("[]")
+            return
+        inner = newline + "  "
+        separator = "[" + inner
+        for item in value:
+            parts.append(separator)
+            _indented(item, inner, parts)
+            separator = "," + inner
+        parts.append(newline + "]")
+    elif kind is bool or value is None:
+        parts.append(_LITERALS[value])
+    elif kind is int:
+        parts.append(int.__repr__(value))
+    elif kind is float and value == value and value != _INFINITY and value != -_INFINITY:
+        parts.append(float.__repr__(value))
+    else:
+        raise _NotPlainJson
 
 
 def document(ranked: list[Row], suites: list[Suite]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import traceback
 from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 class WorkerFailed(Exception):
@@ -74,8 +75,16 @@ def map_halves(function: Callable[[list], T], first: list, second: list) -> tupl
     """``(function(first), function(second))``, the second computed in a forked child and sent back
     pickled. Should the child fail in any way (a value pickle cannot carry, a crash), the parent
     computes that half itself: the answer never depends on the fork."""
-    if not can_fork() or not second:
+    if not second:
         return function(first), function(second)
+    return both(lambda: function(first), lambda: function(second))
+
+
+def both(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
+    """``(here(), there())``, ``there`` computed in a forked child at the same time and its value sent
+    back pickled; should the child fail in any way, the parent computes it itself."""
+    if not can_fork():
+        return here(), there()
     reader, writer = os.pipe()
     child = _fork()
     if child == 0:  # pragma: no cover - the child's coverage is not collected
@@ -83,24 +92,24 @@ def map_halves(function: Callable[[list], T], first: list, second: list) -> tupl
         code = 0
         try:
             with os.fdopen(writer, "wb") as out:
-                pickle.dump(function(second), out, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(there(), out, protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException:
             code = 1
         finally:
             os._exit(code)
     os.close(writer)
     try:
-        first_result = function(first)
+        here_result = here()
     finally:
         with os.fdopen(reader, "rb") as incoming:
             sent = incoming.read()
         code = _joined(child)
-    second_result: Any
+    there_result: Any
     if code == 0 and sent:
         try:
-            second_result = pickle.loads(sent)
+            there_result = pickle.loads(sent)
         except Exception:
-            second_result = function(second)
+            there_result = there()
     else:
-        second_result = function(second)
-    return first_result, second_result
+        there_result = there()
+    return here_result, there_result

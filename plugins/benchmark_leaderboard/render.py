@@ -5,6 +5,8 @@ behind. This is what ``invoke build`` (and serve, publish, verify) call."""
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import logging
 import os
@@ -17,10 +19,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from . import parallel
 from .manifest import ManifestError
 from .problems import BuildRefused
 
 PLUGIN_OUTPUT = "leaderboard.json"
+
+# At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
+# millions of objects) goes back to the operating system with the process instead of being
+# traversed and freed one by one by the final collection: 0.25 s at 10,000 reports.
+atexit.register(gc.freeze)
 
 
 class BuildError(Exception):
@@ -50,13 +58,14 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     """Run Pelican once with ``output_dir`` as its output; returns the leaderboard.json it wrote."""
     from pelican import Pelican
 
-    settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
-    Pelican(settings).run()
-    try:
-        with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError:
-        raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
+    with collector_paused():
+        settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
+        Pelican(settings).run()
+        try:
+            with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
+                return json.load(handle)
+        except FileNotFoundError:
+            raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
 
 
 def build(
@@ -114,6 +123,20 @@ def build(
 
 
 @contextmanager
+def collector_paused():
+    """No cyclic garbage collection during the block. A render allocates millions of objects (the
+    parsed reports, rows, pages) and leaves almost no reference cycles: the collector's passes over
+    them cost about a tenth of a second at 10,000 reports and free nothing. It runs again after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@contextmanager
 def signals_deferred():
     """Hold SIGINT and SIGTERM until the block ends, so that it runs to completion; a signal that
     arrived meanwhile is handled (raised) as the block is left."""
@@ -142,9 +165,34 @@ def _swap_now(staging: str, target: str) -> None:
         except BaseException:
             os.rename(old, target)
             raise
-        shutil.rmtree(old, ignore_errors=True)
+        remove_tree(old)
     else:
         os.rename(staging, target)
+
+
+# From this many files on, two processes remove the old render: unlinking is system time, which
+# the two CPUs share (20,000 files: 0.9 s instead of 1.4 s on the build machine's disk).
+PARALLEL_REMOVAL_FROM = 2000
+
+
+def remove_tree(path: str) -> None:
+    """``shutil.rmtree(path, ignore_errors=True)``; a large tree's files are unlinked by this process
+    and a forked child at once, the folders then by this process."""
+    files = [os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names]
+    if len(files) >= PARALLEL_REMOVAL_FROM:
+        try:
+            parallel.run_both(lambda: _unlink_all(files[0::2]), lambda: _unlink_all(files[1::2]))
+        except parallel.WorkerFailed:
+            pass  # whatever the child left, rmtree removes below
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _unlink_all(paths: list[str]) -> None:
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _quiet_pelican() -> None:

@@ -4,6 +4,7 @@ value, where each field came from; and how a fraction is written as a percentage
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterator
 
@@ -11,6 +12,7 @@ from .build import Leaderboard
 from .rows import FALLBACK, MANIFEST, Row
 
 HUNDREDTH = Decimal("0.01")
+_INF = float("inf")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
              "release_tag", "run_date", "reproducibility_hash", "report_path")
@@ -34,9 +36,21 @@ def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
         yield prefix, value
 
 
+_SCALARS = {True: "true", False: "false", None: "null"}
+
+
 def shown(value: Any) -> str:
     """A leaf as JSON text (strings without quotes), so that true, null and 0.5 read as written."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is bool or value is None:
+        return _SCALARS[value]
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value == value and value not in (_INF, -_INF):
+        return float.__repr__(value)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def origin(source: str, release_tag: str) -> tuple[str, str]:
@@ -51,7 +65,35 @@ def origin(source: str, release_tag: str) -> tuple[str, str]:
     return "archive", "the report's path in the archive"
 
 
-def report_details(leaderboard: Leaderboard, row: Row) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class ReportDetails:
+    """Everything a report page shows about one row, each value ready to print (percentages
+    written out, metadata leaves as text), so the template only looks values up."""
+
+    fields: dict[str, Any]
+    model_name: str
+    model_family: str
+    suite: str
+    device: str
+    release_tag: str
+    run_date: str
+    report_url: str
+    leakage_percent: str
+    recall_percent: str
+    f1_percent: str
+    published: list[tuple[str, Any, str, str]]
+    rank: int
+    rank_in_suite: int
+    rank_in_family: int
+    row_count: int
+    suite_anchor: str
+    metrics: list[tuple[str, str]]
+    metadata: list[tuple[str, str]]
+    report_fields: list[tuple[str, str]]
+    sha256: str
+
+
+def report_details(leaderboard: Leaderboard, row: Row) -> ReportDetails:
     """Everything a report page shows about one row."""
     fields = row.fields
     path = fields["report_path"]
@@ -59,16 +101,26 @@ def report_details(leaderboard: Leaderboard, row: Row) -> dict[str, Any]:
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
     others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
-    return {
-        "fields": fields,
-        "published": [(name, fields[name], *origin(row.sources[name], fields["release_tag"])) for name in PUBLISHED],
-        "rank": leaderboard.rank_overall[path],
-        "rank_in_suite": leaderboard.rank_in_suite[path],
-        "rank_in_family": leaderboard.rank_in_family[path],
-        "row_count": len(leaderboard.ranked),
-        "suite_anchor": leaderboard.anchors[fields["suite"]],
-        "metrics": sorted((key, shown(value)) for key, value in flatten(metrics)),
-        "metadata": sorted((key, shown(value)) for key, value in flatten(metadata)),
-        "report_fields": sorted((key, shown(value)) for key, value in flatten(others)),
-        "sha256": leaderboard.digests[path],
-    }
+    return ReportDetails(
+        fields=fields,
+        model_name=fields["model_name"],
+        model_family=fields["model_family"],
+        suite=fields["suite"],
+        device=fields["device"],
+        release_tag=fields["release_tag"],
+        run_date=fields["run_date"],
+        report_url=fields["report_url"],
+        leakage_percent=percent(fields["leakage"]),
+        recall_percent=percent(fields["recall"]),
+        f1_percent=percent(fields["f1"]),
+        published=[(name, fields[name], *origin(row.sources[name], fields["release_tag"])) for name in PUBLISHED],
+        rank=leaderboard.rank_overall[path],
+        rank_in_suite=leaderboard.rank_in_suite[path],
+        rank_in_family=leaderboard.rank_in_family[path],
+        row_count=len(leaderboard.ranked),
+        suite_anchor=leaderboard.anchors[fields["suite"]],
+        metrics=sorted((key, shown(value)) for key, value in flatten(metrics)),
+        metadata=sorted((key, shown(value)) for key, value in flatten(metadata)),
+        report_fields=sorted((key, shown(value)) for key, value in flatten(others)),
+        sha256=leaderboard.digests[path],
+    )
