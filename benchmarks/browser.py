@@ -3,15 +3,16 @@ filter takes to answer a keystroke. The site is served on the loopback interface
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import statistics
-import threading
-from contextlib import contextmanager
+import sys
 from dataclasses import dataclass
-from typing import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
+
+from benchmark_leaderboard.preview import serving as serve  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -67,25 +68,6 @@ class PageFigures:
     keystroke_status_max_ms: float | None
     keystroke_frame_ms: float | None
     keystrokes: int
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def serve(folder: str) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=folder)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def absent_letter(leaderboard_json: bytes) -> str:

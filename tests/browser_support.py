@@ -3,12 +3,9 @@ Content-Security-Policy, and drive Debian's Chromium through Playwright."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+
+from benchmark_leaderboard.preview import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -25,31 +22,10 @@ document.addEventListener("securitypolicyviolation", function (event) {
 """
 
 
-class _StrictHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files with the site's strictest policy: only the site's own files, nothing inline."""
-
-    def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy", CSP)
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, format: str, *args) -> None:  # quiet test output
-        pass
-
-
-@contextmanager
-def serve(root: Path) -> Iterator[str]:
-    """Serve ``root`` on 127.0.0.1 (a free port) and yield its base URL, ending in ``/``."""
-    handler = functools.partial(_StrictHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+def serve(root: Path):
+    """Serve ``root`` on 127.0.0.1 with the site's strictest policy (only its own files, nothing
+    inline), as the preview does; a context manager yielding the base URL, ending in ``/``."""
+    return serving(str(root))
 
 
 class Watched:

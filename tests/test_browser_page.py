@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, Watched, serve
-from conftest import HASH, SETTINGS, report, write_archive
+from conftest import SETTINGS, report, write_archive
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")

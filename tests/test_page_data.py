@@ -7,12 +7,11 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from conftest import HASH, SETTINGS, SHARED, report, write_archive
+from conftest import HASH, SETTINGS, SHARED, report
 
 from benchmark_leaderboard.build import build_leaderboard
 from benchmark_leaderboard.render import build

@@ -10,6 +10,7 @@ in a fresh interpreter, so that edits to the plugin's own code take effect on ev
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.server
 import ipaddress
 import json
@@ -54,10 +55,11 @@ class PreviewServer(http.server.ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, directory: str, bind: str, port: int, live: bool):
+    def __init__(self, directory: str, bind: str, port: int, live: bool, quiet: bool = False):
         self.address_family = socket.AF_INET6 if ":" in bind else socket.AF_INET
         self.directory = os.path.abspath(directory)
         self.live = live
+        self.quiet = quiet
         self._token = secrets.token_hex(4)  # a restarted server never repeats an earlier build's name
         self._builds = 0
         self._lock = threading.Lock()
@@ -101,15 +103,27 @@ class PreviewHandler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
-        if not self.path.startswith(LIVE_PATH):  # the live pages poll twice a second: not news
+        if not self.server.quiet and not self.path.startswith(LIVE_PATH):  # live pages poll twice a second
             super().log_message(format, *args)
 
 
-def start_server(directory: str, bind: str, port: int, live: bool = False) -> PreviewServer:
+def start_server(directory: str, bind: str, port: int, live: bool = False, quiet: bool = False) -> PreviewServer:
     """Listen now (so the port is known) and answer requests in a background thread."""
-    server = PreviewServer(directory, bind, port, live)
+    server = PreviewServer(directory, bind, port, live, quiet)
     threading.Thread(target=server.serve_forever, name="preview-server", daemon=True).start()
     return server
+
+
+@contextlib.contextmanager
+def serving(directory: str) -> Iterator[str]:
+    """Serve ``directory`` quietly on 127.0.0.1 (a free port), with the preview's strict policy,
+    for the duration; yields the base URL. The browser tests and the benchmark use it."""
+    server = start_server(directory, "127.0.0.1", 0, quiet=True)
+    try:
+        yield server.url()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def snapshot(paths: list[str], ignore: list[str] = ()) -> dict[str, tuple[int, int, int]]:

@@ -21,7 +21,6 @@ from typing import Any, Callable
 
 from . import parallel
 from .manifest import ManifestError
-from .problems import BuildRefused
 
 PLUGIN_OUTPUT = "leaderboard.json"
 
