@@ -8,10 +8,9 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-from urllib.parse import quote
-
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
+from urllib.parse import quote
 
 from pelican import signals
 from pelican.contents import Page
@@ -20,7 +19,6 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import parallel, validate
 from .build import Leaderboard, build_leaderboard
-from .rows import Row
 from .report_page import ReportDetails, percent, report_details
 
 logger = logging.getLogger(__name__)
@@ -38,20 +36,15 @@ DEFAULTS = {
 PARENT_SHARE = 0.4
 
 
-@dataclass(eq=False)
-class ReportPage:
-    """One archived report's own page, rendered with the theme's ``report`` template: where it is
-    written (``save_as``), its URL from the site's root (``url``), its title and what it shows."""
+class ReportPage(Page):
+    """One archived report's own page: a Pelican page rendered with the theme's ``report`` template.
+    Its metadata holds its ``row`` and the ``leaderboard``; what it shows is worked out when it is
+    written, by the process that writes it."""
 
-    save_as: str
-    url: str
-    title: str
-    row: Row
-    leaderboard: Leaderboard = field(repr=False)
+    default_template = "report"
 
     @cached_property
     def report(self) -> ReportDetails:
-        """Worked out when the page is written: by the process that writes it."""
         return report_details(self.leaderboard, self.row)
 
 
@@ -91,7 +84,9 @@ class LeaderboardGenerator(Generator):
 
     def _report_page(self, row) -> ReportPage:
         path = report_page_path(row.fields["report_path"])
-        return ReportPage(path, quote(path), row.fields["model_name"], row, self.leaderboard)
+        metadata = {"title": row.fields["model_name"], "save_as": path, "url": quote(path), "row": row,
+                    "leaderboard": self.leaderboard}
+        return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
