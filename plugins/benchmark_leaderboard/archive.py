@@ -76,10 +76,11 @@ def read_file(root: str, path: str) -> tuple[Any, Problem | None]:
         return None, Problem(path, "", f"is not usable JSON: {error}")
 
 
-def is_utf8_name(path: str) -> bool:
-    """Whether a path read from the file system is UTF-8 (undecodable bytes arrive as surrogate escapes)."""
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8: a path read from the file system with undecodable
+    bytes, or a JSON string with a lone surrogate escape, cannot."""
     try:
-        path.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True
@@ -103,7 +104,7 @@ def read_files(root: str, paths: list[str]) -> tuple[list[Candidate], list[Probl
             continue
         elif not isinstance(payload, dict):
             problems.append(Problem(path, "", "a file named *.report.json must hold a JSON object"))
-        elif not is_utf8_name(path):
+        elif not is_utf8(path):
             problems.append(Problem(path, "", "the report's path is not UTF-8 text, so it cannot be published or linked"))
         else:
             candidates.append(Candidate(path, payload))

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from .archive import Candidate
+from .archive import Candidate, is_utf8
 from .manifest import Manifest
 from .problems import Problem, pointer
 
@@ -87,14 +87,6 @@ def run_date(value: str) -> str | None:
         return None
 
 
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) -> tuple[Row | None, list[Problem]]:
     """The row of one candidate, or the problems that keep it from being published."""
     payload = candidate.payload
@@ -106,7 +98,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     def need(field: str, source: str, value: Any, rule: str) -> None:
         if value is None:
             problems.append(Problem(file, source if source.startswith("/") else "", rule))
-        elif isinstance(value, str) and not _encodable(value):
+        elif isinstance(value, str) and not is_utf8(value):
             problems.append(Problem(file, source if source.startswith("/") else "", f"{field} is not valid Unicode text"))
         else:
             fields[field] = value
