@@ -319,6 +319,7 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
         assert page.inner_text("h1") == HOSTILE["model"]
         assert HOSTILE["file"] in page.inner_text("main")
         page.click("text=Back to")
+        page.wait_for_selector("[role=tabpanel]", state="attached")  # the script has wired the new page
         assert selected_tab(page) == page.evaluate("document.querySelector('[role=tabpanel]').id")
         assert w.dialogs == [] and w.errors == []
     w.assert_clean("file://")

@@ -69,14 +69,24 @@ def _indented(value: Any, newline: str, parts: list[str]) -> None:
             _indented(item, inner, parts)
             separator = "," + inner
         parts.append(newline + "]")
-    elif kind is bool or value is None:
-        parts.append(_LITERALS[value])
-    elif kind is int:
-        parts.append(int.__repr__(value))
-    elif kind is float and value == value and value != _INFINITY and value != -_INFINITY:
-        parts.append(float.__repr__(value))
     else:
-        raise _NotPlainJson
+        text = scalar_text(value)
+        if text is None:
+            raise _NotPlainJson
+        parts.append(text)
+
+
+def scalar_text(value: Any) -> str | None:
+    """true, false, null, an integer or a finite float as ``json.dumps`` writes it; None for
+    anything else (NaN and the infinities are left to ``json.dumps`` itself)."""
+    kind = type(value)
+    if kind is bool or value is None:
+        return _LITERALS[value]
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value == value and value != _INFINITY and value != -_INFINITY:
+        return float.__repr__(value)
+    return None
 
 
 def document(ranked: list[Row], suites: list[Suite]) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from decimal import Decimal
 from typing import Any, Iterator
 
 from .build import Leaderboard
+from .leaderboard import scalar_text
 from .rows import FALLBACK, MANIFEST, Row
 
 HUNDREDTH = Decimal("0.01")
-_INF = float("inf")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
              "release_tag", "run_date", "reproducibility_hash", "report_path")
@@ -36,21 +36,12 @@ def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
         yield prefix, value
 
 
-_SCALARS = {True: "true", False: "false", None: "null"}
-
-
 def shown(value: Any) -> str:
     """A leaf as JSON text (strings without quotes), so that true, null and 0.5 read as written."""
-    kind = type(value)
-    if kind is str:
+    if type(value) is str:
         return value
-    if kind is bool or value is None:
-        return _SCALARS[value]
-    if kind is int:
-        return int.__repr__(value)
-    if kind is float and value == value and value not in (_INF, -_INF):
-        return float.__repr__(value)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = scalar_text(value)
+    return text if text is not None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def origin(source: str, release_tag: str) -> tuple[str, str]:
