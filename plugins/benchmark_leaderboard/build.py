@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import parallel, validate
 from .archive import Candidate, archive_problems, checked_root, json_paths, read_files
@@ -27,7 +26,6 @@ PARALLEL_FROM = 400
 class Leaderboard:
     ranked: list[Row]
     suites: list[Suite]
-    document: dict[str, Any]
     report_copies: dict[str, bytes]
     embedded_json: str
     anchors: dict[str, str]
@@ -84,7 +82,7 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
     doc = document(ranked, suites)
 
     def published() -> tuple[bytes, str, dict[str, str]]:
-        return (canonical(doc), embedded(ranked),
+        return (canonical(doc), embedded(ranked, suites),
                 {path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()})
 
     # What is written is checked against the schema it is published with; for large archives a
@@ -100,7 +98,6 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
     return Leaderboard(
         ranked=ranked,
         suites=suites,
-        document=doc,
         report_copies=report_copies,
         leaderboard_json=leaderboard_json,
         embedded_json=embedded_json,

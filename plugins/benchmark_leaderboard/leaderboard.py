@@ -7,7 +7,7 @@ from typing import Any
 
 from .archive import Candidate
 from .problems import Problem
-from .ranking import SORT, Suite, group
+from .ranking import SORT, Suite
 from .rows import FIELDS, Row
 
 SCHEMA_VERSION = 1
@@ -123,7 +123,7 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\
 EMBEDDED_COLUMNS = sorted(set(FIELDS) - {"report_url", "reproducibility_hash"})
 
 
-def embedded(ranked: list[Row], suites: list[Suite] | None = None) -> str:
+def embedded(ranked: list[Row], suites: list[Suite]) -> str:
     """The leaderboard for the page's ``<script type="application/json">``.
 
     The content of ``leaderboard.json`` in a compact, column-major form that compresses well:
@@ -134,8 +134,6 @@ def embedded(ranked: list[Row], suites: list[Suite] | None = None) -> str:
     ``suite`` and ``model_family`` are exactly those names. The text is escaped so that no report
     text can close the element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become
     ``\\u`` escapes, which JSON reads back unchanged."""
-    if suites is None:
-        suites = group(ranked)
     data = {
         "columns": {name: [row.fields[name] for row in ranked] for name in EMBEDDED_COLUMNS},
         "row_count": len(ranked),
