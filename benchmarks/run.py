@@ -14,6 +14,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -76,8 +77,9 @@ def command(renderer: str, archive: Path, output: Path) -> list[str]:
 
 
 def render_once(renderer: str, archive: Path, output: Path) -> measure.Measured:
-    shutil.rmtree(output, ignore_errors=True)
-    # The removal's journal and discard work goes to the disk now, not into the next timed run.
+    """One timed render into ``output``, a folder that does not exist yet."""
+    # The archive is read from the page cache and the previous runs' files are on the disk, so that
+    # each run starts from the same state.
     if hasattr(os, "sync"):
         os.sync()
     result = measure.run(command(renderer, archive, output), cwd=str(ROOT))
@@ -86,14 +88,53 @@ def render_once(renderer: str, archive: Path, output: Path) -> measure.Measured:
     return result
 
 
+# Why no run removes what an earlier run wrote: on ext4 without a journal, a file created within a
+# minute of another file's removal (six if that inode's block is not yet on the disk) skips the
+# freed inode, and finding a free one scans every such inode of its group: 20,000 files removed
+# just before a render made either renderer's file creation cost 200 to 600 µs instead of 30.
+# So each run writes a folder of its own, all of them are removed once the benchmark is over, and
+# a benchmark started within a minute of that removal waits for the rest of the minute.
+SETTLE_SECONDS = 65.0
+REMOVED_AT = "removed-at"
+
+
+def outputs_of(work: Path) -> list[Path]:
+    return sorted(work.glob("site-*"))
+
+
+def remove_outputs(work: Path) -> None:
+    """Remove every run's output and note when, for the next benchmark."""
+    outputs = outputs_of(work)
+    if not outputs:
+        return
+    for folder in outputs:
+        shutil.rmtree(folder, ignore_errors=True)
+    if hasattr(os, "sync"):
+        os.sync()
+    (work / REMOVED_AT).write_text(f"{time.time()}\n", encoding="utf-8")
+
+
+def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> None:
+    """Remove what an interrupted benchmark left, then wait until the last removal is a minute old."""
+    remove_outputs(work)
+    try:
+        removed = float((work / REMOVED_AT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    wait = removed + SETTLE_SECONDS - time.time()
+    if wait > 0:
+        say(f"waiting {wait:.0f} s: the files the last benchmark removed still slow down creating new ones")
+        sleep(wait)
+
+
 def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) -> SizeResult:
     archive = make_archive(reports, work)
     result = SizeResult(reports, {name: [] for name in RENDERERS})
-    outputs = {name: work / f"site-{name}-{reports}" for name in RENDERERS}
+    outputs = {name: site(work, name, reports) for name in RENDERERS}
     for round_number in range(runs):
         order = RENDERERS if round_number % 2 == 0 else RENDERERS[::-1]
         for renderer in order:
-            run = render_once(renderer, archive, outputs[renderer])
+            run = render_once(renderer, archive, site(work, renderer, reports, round_number + 1))
             result.runs[renderer].append(run)
             say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, "
                 f"{run.peak_rss_bytes / 2**20:.0f} MB")
@@ -105,6 +146,11 @@ def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) 
         (outputs["project"] / "leaderboard.json").read_bytes() == (outputs["reference"] / "leaderboard.json").read_bytes()
     )
     return result
+
+
+def site(work: Path, renderer: str, reports: int, run: int = 1) -> Path:
+    """Where one run of ``renderer`` writes the site of the ``reports``-report archive."""
+    return work / f"site-{renderer}-{reports}-run{run}"
 
 
 def _mb(size: int) -> str:
@@ -126,8 +172,9 @@ def report(results: list[SizeResult], page, command_line: str, runs: int, load: 
         f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.",
         f"Each renderer ran {runs} times per size, alternating (ABBA); figures are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
-        "every 5 ms (and never below the largest single process's peak). Before each run the renderer's",
-        "previous output is removed and the disk synced, outside the timed command.",
+        "every 5 ms (and never below the largest single process's peak). Each run writes a new folder and",
+        "the disk is synced before it; no run removes files, and the benchmark starts at least a minute",
+        "after the previous one removed its folders (see SETTLE_SECONDS in benchmarks/run.py for why).",
         "",
         "## End to end (`invoke build` against the reference's command line)",
         "",
@@ -200,17 +247,21 @@ def main(sizes: list[int], runs: int = 3, browser: bool = True, results_file: Pa
     if runs < 1 or not sizes:
         raise ValueError("the benchmark needs at least one size and one run")
     work.mkdir(parents=True, exist_ok=True)
+    settle(work, say)
     load_before = os.getloadavg()[0]
     results = []
     for reports in sorted(sizes):
         say(f"{reports} reports: {runs} runs of each renderer")
         results.append(bench_size(reports, runs, work, say))
     page = None
-    if browser:
-        from .browser import measure_page
+    try:
+        if browser:
+            from .browser import measure_page
 
-        say(f"Chromium: {results[-1].reports} rows")
-        page = measure_page(str(work / f"site-project-{results[-1].reports}"))
+            say(f"Chromium: {results[-1].reports} rows")
+            page = measure_page(str(site(work, "project", results[-1].reports)))
+    finally:
+        remove_outputs(work)
     text = report(results, page, command_line, runs, (load_before, os.getloadavg()[0]))
     say("")
     say(text)

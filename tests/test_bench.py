@@ -62,3 +62,30 @@ def test_bench_runs_end_to_end_at_twenty_reports(tmp_path, capsys):
     assert "| leaderboard.json byte-identical to the reference's | every size | met |" in lines
     assert any(line.startswith("| interactive (tabs shown, handlers attached) | ") for line in lines)
     assert any(line.startswith("| filter keystroke until #filter-status changes | ") for line in lines)
+
+
+def test_settle_removes_leftover_sites_and_waits_out_the_minute(tmp_path):
+    from benchmarks import run
+
+    leftover = run.site(tmp_path, "project", 20, 2)
+    (leftover / "report").mkdir(parents=True)
+    (leftover / "report" / "a.html").write_text("x", encoding="utf-8")
+    (tmp_path / "archive-20").mkdir()
+    waits: list[float] = []
+
+    run.settle(tmp_path, say=lambda line: None, sleep=waits.append)
+
+    assert not leftover.exists()
+    assert (tmp_path / "archive-20").is_dir()  # the archives are kept: making them is deterministic
+    assert len(waits) == 1 and run.SETTLE_SECONDS - 5 < waits[0] <= run.SETTLE_SECONDS
+
+
+def test_settle_does_not_wait_when_nothing_was_removed_lately(tmp_path):
+    from benchmarks import run
+
+    (tmp_path / run.REMOVED_AT).write_text("0\n", encoding="utf-8")
+    waits: list[float] = []
+
+    run.settle(tmp_path, say=lambda line: None, sleep=waits.append)
+
+    assert waits == []
