@@ -47,3 +47,49 @@ def test_a_leaderboard_that_breaks_its_schema_is_never_written(archive, monkeypa
         build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
 
     assert refused.value.lines() == ["leaderboard.json: /generated: is not a field the schema allows"]
+
+
+def _shared_rows(document):
+    """The document as the build makes it: each family row is the very object in ``rows``."""
+    by_path = {row["report_path"]: row for row in document["rows"]}
+    for suite in document["suites"]:
+        for family in suite["families"]:
+            family["rows"] = [by_path[row["report_path"]] for row in family["rows"]]
+    return document
+
+
+def _two_row_board(archive):
+    files = {"a.report.json": report(), "b.report.json": report(model_name="OpenMed/other")}
+    board = build_module.build_leaderboard(str(archive(files)), None, None)
+    return _shared_rows(json.loads(board.leaderboard_json))
+
+
+def test_a_family_row_that_is_its_own_object_is_still_checked(archive):
+    document = _two_row_board(archive)
+    family = document["suites"][0]["families"][0]
+    family["rows"][1] = {**family["rows"][1], "recall": -0.5}  # no longer one of the checked rows
+
+    assert [str(problem) for problem in validate.leaderboard_problems(document)] == [
+        "leaderboard.json: /suites/0/families/0/rows/1/recall: must be at least 0",
+    ]
+
+
+def test_a_family_without_rows_is_refused_when_the_rows_are_shared(archive):
+    document = _two_row_board(archive)
+    document["suites"][0]["families"][0]["rows"] = []
+
+    assert [str(problem) for problem in validate.leaderboard_problems(document)] == [
+        "leaderboard.json: /suites/0/families/0/rows: breaks the schema rule 'minItems'",
+    ]
+
+
+def test_shared_rows_are_checked_once_and_broken_ones_in_both_places(archive):
+    document = _two_row_board(archive)
+    view = validate.rows_checked_once(document)
+    assert [len(family["rows"]) for family in view["suites"][0]["families"]] == [1]
+    document["rows"][1]["f1"] = 2
+
+    assert [str(problem) for problem in validate.leaderboard_problems(document)] == [
+        "leaderboard.json: /rows/1/f1: must be at most 1",
+        "leaderboard.json: /suites/0/families/0/rows/1/f1: must be at most 1",
+    ]

@@ -219,3 +219,13 @@ def test_the_upstream_archive_gives_the_expected_leaderboard_json_byte_for_byte(
                  manifest=str(UPSTREAM / "models.jsonl"), release_tag="v3.1.0", progress=lambda message: None)
     assert (tmp_path / "site" / "leaderboard.json").read_bytes() == (UPSTREAM / "expected-leaderboard.json").read_bytes()
     assert sorted(p.name for p in (tmp_path / "site" / "reports").rglob("*")) == ["golden.report.json"]
+
+
+def test_canonical_writes_what_json_dumps_writes_for_objects_of_scalars_at_any_depth():
+    from benchmark_leaderboard.leaderboard import canonical
+
+    row = {"b": "x\ny", "a": 0.1, "c": None, "d": True, "e": -3, "f": "é\u2028<", "g": float("nan")}
+    document = {"rows": [row, {}], "suites": [{"families": [{"rows": [row]}]}], "k": [[row]], "n": {"m": row}}
+
+    assert canonical(document) == (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode()
+    assert canonical(row) == (json.dumps(row, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode()

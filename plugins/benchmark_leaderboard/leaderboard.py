@@ -21,7 +21,7 @@ def canonical(document: Any) -> bytes:
     ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself."""
     try:
         parts: list[str] = []
-        _indented(document, "\n", parts)
+        _indented(document, "\n", parts, {})
         text = "".join(parts)
     except (_NotPlainJson, RecursionError):
         text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)
@@ -35,11 +35,16 @@ class _NotPlainJson(Exception):
 _quoted = json.encoder.encode_basestring  # the C encoder's string quoting, as json.dumps uses
 _LITERALS = {True: "true", False: "false", None: "null"}
 _INFINITY = float("inf")
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+# json's C encoder does not indent, but an object of scalars comes out of it indented one level
+# when its item separator is a line break and two spaces: '{"a": 1,\n  "b": null}'.
+_flat_object = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",\n  ", ": ")).encode
 
 
-def _indented(value: Any, newline: str, parts: list[str]) -> None:
+def _indented(value: Any, newline: str, parts: list[str], flat: dict[int, str]) -> None:
     """Append ``value`` as indented JSON to ``parts``; ``newline`` is a line break and the
-    indentation of the line ``value`` is on."""
+    indentation of the line ``value`` is on. ``flat`` keeps the text of each object of scalars
+    already written (a leaderboard row is written twice), by its id, as if at the top level."""
     kind = type(value)
     if kind is str:
         parts.append(_quoted(value))
@@ -47,15 +52,25 @@ def _indented(value: Any, newline: str, parts: list[str]) -> None:
         if not value:
             parts.append("{}")
             return
+        identity = id(value)
+        body = flat.get(identity)
+        if body is None and all(type(item) in _SCALARS for item in value.values()) \
+                and all(type(name) is str for name in value):
+            # Between the braces: the items, a line each. A JSON string never holds a raw line
+            # break, so the only ones are the separators', which take the indentation of the line.
+            body = flat[identity] = _flat_object(value)[1:-1]
+        if body is not None:
+            parts.append("{" + newline + "  " + (body if newline == "\n" else body.replace("\n", newline)) + newline + "}")
+            return
         inner = newline + "  "
         separator = "{" + inner
-        for key in sorted(value):
-            if type(key) is not str:
+        for name in sorted(value):
+            if type(name) is not str:
                 raise _NotPlainJson
             parts.append(separator)
-            parts.append(_quoted(key))
+            parts.append(_quoted(name))
             parts.append(": ")
-            _indented(value[key], inner, parts)
+            _indented(value[name], inner, parts, flat)
             separator = "," + inner
         parts.append(newline + "}")
     elif kind is list:
@@ -66,7 +81,7 @@ def _indented(value: Any, newline: str, parts: list[str]) -> None:
         separator = "[" + inner
         for item in value:
             parts.append(separator)
-            _indented(item, inner, parts)
+            _indented(item, inner, parts, flat)
             separator = "," + inner
         parts.append(newline + "]")
     else:

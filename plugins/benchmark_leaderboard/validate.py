@@ -153,8 +153,29 @@ def compiled(name: str) -> Any:
 def leaderboard_problems(document: Any) -> list[Problem]:
     """The problems of the leaderboard.json document about to be written: none, or every violation."""
     try:
-        compiled(LEADERBOARD_SCHEMA)(document)
+        compiled(LEADERBOARD_SCHEMA)(rows_checked_once(document))
         return []
     except fastjsonschema.JsonSchemaException as error:
         found = problems_of(LEADERBOARD_SCHEMA, document, "leaderboard.json")
         return found or [Problem("leaderboard.json", "", f"breaks its schema: {error.message}")]
+
+
+def rows_checked_once(document: Any) -> Any:
+    """``document``, or a view of it that the schema accepts exactly when it accepts ``document``
+    and that is quicker to check: each row is in ``rows`` and again in its family, and when every
+    family row is one of the very objects in ``rows``, which are all checked, the view keeps only the
+    first row of each family (so that a family without rows is still refused)."""
+    try:
+        checked = {id(row) for row in document["rows"]}
+        view = {**document, "suites": []}
+        for suite in document["suites"]:
+            families = []
+            for family in suite["families"]:
+                rows = family["rows"]
+                if type(rows) is not list or not all(id(row) in checked for row in rows):
+                    return document
+                families.append({**family, "rows": rows[:1]})
+            view["suites"].append({**suite, "families": families})
+        return view
+    except (TypeError, KeyError):
+        return document
