@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import fastjsonschema
+from fastjsonschema.draft04 import CodeGeneratorDraft04
+from fastjsonschema.draft2019 import CodeGeneratorDraft2019
+from fastjsonschema.ref_resolver import RefResolver
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
@@ -41,46 +44,6 @@ def validator(name: str) -> Any:
     schema = json.loads(schema_text(name))
     _StrictValidator.check_schema(schema)
     return _StrictValidator(schema)
-
-
-# Keywords that only annotate: merging a $ref's target into a schema that holds only these is exact.
-_ANNOTATIONS = frozenset({"description", "title", "$comment", "examples", "default"})
-
-
-def inline_refs(schema: Any, defs: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
-    """``schema`` with every local ``{"$ref": "#/$defs/NAME"}`` replaced by the definition itself.
-
-    The result accepts exactly what ``schema`` accepts; jsonschema just skips the reference lookup
-    per instance, which is most of its cost on small reports. A ``$ref`` beside other assertions is
-    kept as an ``allOf``. Raises ``ValueError`` for a reference it cannot inline (remote or cyclic)."""
-    if isinstance(schema, list):
-        return [inline_refs(item, defs, seen) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    result = {key: inline_refs(value, defs, seen) for key, value in schema.items() if key not in ("$ref", "$defs")}
-    if "$ref" not in schema:
-        return result
-    reference = schema["$ref"]
-    name = reference[len("#/$defs/"):] if reference.startswith("#/$defs/") else None
-    if name is None or "/" in name or "~" in name or name not in defs or name in seen:
-        raise ValueError(f"cannot inline the reference {reference!r}")
-    target = inline_refs(defs[name], defs, seen + (name,))
-    if set(result) <= _ANNOTATIONS and isinstance(target, dict):
-        return {**result, **target}
-    return {**result, "allOf": [target, *result.get("allOf", [])]}
-
-
-@lru_cache(maxsize=None)
-def fast_validator(name: str) -> Any:
-    """A validator of the same schema with its references inlined: the same verdicts, faster.
-    It answers yes or no; ``validator`` walks the errors of the few documents it rejects."""
-    schema = json.loads(schema_text(name))
-    try:
-        flat = inline_refs(schema, schema.get("$defs", {}))
-    except ValueError:
-        return validator(name)
-    _StrictValidator.check_schema(flat)
-    return _StrictValidator(flat)
 
 
 _TYPE_WORDS = {
@@ -119,9 +82,13 @@ def _rule(error: ValidationError) -> str:
 
 
 def problems_of(name: str, document: Any, file: str) -> list[Problem]:
-    """Every violation of schema ``name`` by ``document``, as sorted problems of ``file``."""
-    if fast_validator(name).is_valid(document):
+    """Every violation of schema ``name`` by ``document``, as sorted problems of ``file``: the
+    compiled check says yes or no, and jsonschema walks the errors of the few it refuses."""
+    try:
+        compiled(name)(document)
         return []
+    except fastjsonschema.JsonSchemaException:
+        pass
     found: set[Problem] = set()
     for error in validator(name).iter_errors(document):
         found.update(_problems_of_error(error, file))
@@ -143,11 +110,29 @@ def _problems_of_error(error: ValidationError, file: str) -> Iterable[Problem]:
     yield Problem(file, pointer(*error.absolute_path), _rule(error))
 
 
+class _StrictCodeGenerator(CodeGeneratorDraft2019):
+    """fastjsonschema's code for draft 2019-09 (which it also uses for 2020-12), with the integer
+    of draft 4: an ``int``, never ``1.0`` nor ``true``, as ``_strict_integer`` says."""
+
+    generate_type = CodeGeneratorDraft04.generate_type
+
+
+def _no_remote_reference(uri: str) -> Any:
+    raise ValueError(f"the shipped schemas refer to nothing outside themselves, not to {uri}")
+
+
 @lru_cache(maxsize=None)
-def compiled(name: str) -> Any:
-    """A shipped schema compiled to Python code by fastjsonschema: a yes-or-no check about fifteen
-    times quicker than jsonschema, for documents as large as a 10,000-row leaderboard."""
-    return fastjsonschema.compile(json.loads(schema_text(name)))
+def compiled(name: str) -> Callable[[Any], Any]:
+    """A shipped schema compiled to Python code by fastjsonschema: the verdicts of ``validator``,
+    about ten times quicker (33 µs a report with jsonschema, 3 µs compiled). It raises
+    ``fastjsonschema.JsonSchemaException`` for a document the schema refuses."""
+    schema = json.loads(schema_text(name))
+    resolver = RefResolver.from_schema(schema, handlers={scheme: _no_remote_reference for scheme in ("http", "https", "file")},
+                                       store={})
+    generator = _StrictCodeGenerator(schema, resolver=resolver, formats={}, use_default=False, use_formats=False)
+    namespace = generator.global_state
+    exec(generator.func_code, namespace)  # noqa: S102 - the code fastjsonschema wrote for our own schema
+    return namespace[resolver.get_scope_name()]
 
 
 def leaderboard_problems(document: Any) -> list[Problem]:
