@@ -22,10 +22,12 @@ def test_every_report_becomes_a_pelican_page_with_the_report_template(archive, t
 
     generator.generate_context()
 
-    pages = context["report_pages"]
+    pages = generator.report_pages
     assert all(isinstance(page, Page) and page.template == "report" for page in pages)
     assert [(page.title, page.save_as, page.url) for page in pages] == [
         ("OpenMed/first", "report/a/first.report.html", "report/a/first.report.html"),
         ("OpenMed/second", "report/b/second.report.html", "report/b/second.report.html"),
     ]
     assert [page.report.rank for page in pages] == [1, 2]
+    assert context["report_page_urls"] == {"a/first.report.json": "report/a/first.report.html",
+                                           "b/second.report.json": "report/b/second.report.html"}

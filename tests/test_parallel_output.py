@@ -18,17 +18,26 @@ def site_files(root: Path) -> dict[str, bytes]:
 
 
 def test_forked_and_serial_renders_write_the_same_bytes(archive, tmp_path, monkeypatch):
+    from benchmark_leaderboard.build import PARALLEL_FROM
+
+    count = PARALLEL_FROM + 20
     reports = archive({f"{suite}/{family}/r{i}.report.json": report(suite=suite, model_name=f"OpenMed/{family}-{i}",
                                                                      metadata={"model_family": family},
-                                                                     metrics={"leakage": {"overall": i / 100}})
-                       for i, (suite, family) in enumerate((s, f) for s in ("golden", "edge") for f in ("PII", "NER") for _ in range(9))})
+                                                                     metrics={"leakage": {"overall": i / count}})
+                       for i, (suite, family) in enumerate((s, f) for s in ("golden", "edge") for f in ("PII", "NER")
+                                                           for _ in range(count // 4))})
+    forks = []
+    can_fork = parallel.can_fork()
+    real_fork = parallel._fork
+    monkeypatch.setattr(parallel, "_fork", lambda: forks.append(1) or real_fork())
     build(SETTINGS, str(tmp_path / "forked"), reports_dir=str(reports), release_tag="v1", progress=lambda _: None)
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     build(SETTINGS, str(tmp_path / "serial"), reports_dir=str(reports), release_tag="v1", progress=lambda _: None)
 
     forked, serial = site_files(tmp_path / "forked"), site_files(tmp_path / "serial")
     assert forked == serial
-    assert sum(name.startswith("report/") for name in forked) == 36
+    assert sum(name.startswith("report/") for name in forked) == count
+    assert forks == ([1] if can_fork else [])  # the forked build had one partner
 
 
 @pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two CPUs")
@@ -38,11 +47,6 @@ def test_both_halves_run_and_a_failing_child_is_reported(tmp_path):
 
     with pytest.raises(parallel.WorkerFailed):
         parallel.run_both(lambda: None, lambda: 1 / 0)
-
-
-def test_split_gives_the_parent_its_share_and_the_child_the_rest():
-    assert parallel.split(list(range(10)), 0.2) == ([0, 1], [2, 3, 4, 5, 6, 7, 8, 9])
-    assert parallel.split([], 0.2) == ([], [])
 
 
 def test_forked_and_serial_checks_refuse_with_the_same_problems(archive, monkeypatch):
@@ -71,10 +75,66 @@ def test_forked_and_serial_checks_refuse_with_the_same_problems(archive, monkeyp
         + ["zz-deep.json"] * 11 + ["zz.report.json"]
 
 
-def test_a_half_the_child_cannot_send_is_computed_here(monkeypatch):
-    unpicklable = lambda: None  # noqa: E731 - pickle refuses lambdas
-    first, second = parallel.map_halves(lambda part: [unpicklable] * len(part), [1], [2, 3])
-    assert (len(first), len(second)) == (1, 2)
+def _partner_writing(folder: Path, share=lambda value: value, fork=True):
+    """A partner whose first step makes a list and whose second writes the list and the message."""
+    def then(value, message):
+        (folder / f"then-{os.getpid()}").write_text(f"{value} {message}")
+    return parallel.Partner(lambda: [1, 2, 3], share, then, fork=fork)
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two CPUs")
+def test_a_partner_sends_its_share_then_works_in_the_child_when_told_to_go(tmp_path):
+    partner = _partner_writing(tmp_path, share=len)
+
+    assert partner.shared() == 3
+    partner.go("go")
+    partner.join()
+
+    written = list(tmp_path.iterdir())
+    assert len(written) == 1 and written[0].name != f"then-{os.getpid()}"
+    assert written[0].read_text() == "[1, 2, 3] go"
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_without_a_child_the_partner_s_work_is_done_here_when_joined(tmp_path, fork):
+    unpicklable = lambda value: lambda: value  # noqa: E731 - pickle refuses lambdas: the child cannot send it
+    partner = _partner_writing(tmp_path, share=unpicklable, fork=fork)
+
+    assert partner.shared()() == [1, 2, 3]
+    partner.go("go")
+    assert list(tmp_path.iterdir()) == []  # nothing runs before join
+    partner.join()
+
+    assert (tmp_path / f"then-{os.getpid()}").read_text() == "[1, 2, 3] go"
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two CPUs")
+def test_a_partner_that_fails_at_its_work_fails_the_join(tmp_path):
+    partner = parallel.Partner(lambda: 1, lambda value: value, lambda value, message: 1 / 0)
+    assert partner.shared() == 1
+    partner.go(None)
+
+    with pytest.raises(parallel.WorkerFailed):
+        partner.join()
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two CPUs")
+def test_an_abandoned_partner_is_killed_and_never_works(tmp_path):
+    import time
+
+    def slow_then(value, message):
+        time.sleep(30)
+        (tmp_path / "late").write_text("x")
+
+    partner = parallel.Partner(lambda: 1, lambda value: value, slow_then)
+    partner.shared()
+    partner.go(None)
+    started = time.monotonic()
+    parallel.abandon_all()
+
+    assert time.monotonic() - started < 5
+    assert list(tmp_path.iterdir()) == []
+    partner.join()  # nothing left to wait for
 
 
 def test_removing_a_large_old_render_removes_all_of_it_and_nothing_it_links_to(tmp_path):
@@ -93,3 +153,24 @@ def test_removing_a_large_old_render_removes_all_of_it_and_nothing_it_links_to(t
     remove_tree(str(old))
     assert not old.exists()
     assert (outside / "keep.txt").read_text() == "kept"
+
+
+def test_a_build_refused_while_the_partner_writes_pages_leaves_nothing_behind(archive, tmp_path, monkeypatch):
+    from benchmark_leaderboard import build as build_module
+    from benchmark_leaderboard.build import PARALLEL_FROM
+    from benchmark_leaderboard.problems import BuildRefused
+
+    reports = archive({f"r{i:04d}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(PARALLEL_FROM + 50)})
+    real_document = build_module.document
+    # The partner is told to go before leaderboard.json is checked; this check then fails.
+    monkeypatch.setattr(build_module, "document", lambda ranked, suites: {**real_document(ranked, suites), "stray": 1})
+    site = tmp_path / "out" / "site"
+    site.mkdir(parents=True)
+    (site / "old.html").write_text("old", encoding="utf-8")
+
+    with pytest.raises(BuildRefused) as refused:
+        build(SETTINGS, str(site), reports_dir=str(reports), release_tag="v1", progress=lambda _: None)
+
+    assert refused.value.lines() == ["leaderboard.json: /stray: is not a field the schema allows"]
+    assert site_files(site) == {"old.html": b"old"}
+    assert os.listdir(tmp_path / "out") == ["site"]  # no staging folder left, nothing written into it later

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Callable
 
 from . import parallel, validate
-from .archive import Candidate, archive_problems, checked_root, json_paths, read_files
+from .archive import archive_problems, checked_root, json_paths, read_files
 from .leaderboard import canonical, copies, document, embedded
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
@@ -20,31 +21,59 @@ from .rows import Row, fill_rows
 
 # Below this many files a fork costs more than it saves.
 PARALLEL_FROM = 400
+# The share of the files this process checks beside a forked partner that checks the rest. When the
+# partner only checks, it sends back all it made, and unpickling costs this process some time.
+SHARE_BESIDE_CHECKER = 0.55
+SHARE_BESIDE_WRITER = 0.5
+# When the partner also writes report pages: the share of its own rows' pages this process keeps;
+# it sends the others' rows to the partner, as it also writes leaderboard.json, index.html and the
+# copies. Measured at 10,000 reports, on a disk and in memory (tmpfs), so that both end together.
+PAGES_KEPT = 0.5
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where each row stands among all of them, by report path: what a report page needs to know
+    of the other rows."""
+
+    rank_overall: dict[str, int]
+    rank_in_suite: dict[str, int]
+    rank_in_family: dict[str, int]
+    row_count: int
+    anchors: dict[str, str]
 
 
 @dataclass
 class Leaderboard:
     ranked: list[Row]
     suites: list[Suite]
-    report_copies: dict[str, bytes]
+    standing: Standing
+    digests: dict[str, str]  # the sha256 of each report's canonical copy, by its path
     embedded_json: str
-    anchors: dict[str, str]
-    rank_overall: dict[str, int]
-    rank_in_suite: dict[str, int]
-    rank_in_family: dict[str, int]
+    leaderboard_json: bytes  # the published leaderboard.json: canonical(document)
     files_read: int
-    digests: dict[str, str] = field(default_factory=dict)
-    leaderboard_json: bytes = b""  # the published leaderboard.json: canonical(document)
+    report_copies: dict[str, bytes]  # each report's canonical copy, by its path
+    # The rows whose pages this process writes: all of them, unless a partner writes the others'
+    # (the rows of its part carry no report here, only their fields).
+    rows_here: list[Row]
+    partner: parallel.Partner | None = None
 
 
 @dataclass
 class CheckedFiles:
     """What the per-file steps (read, validate, fill, copy) make of some of the archive's files."""
 
-    candidates: list[Candidate]
+    candidate_count: int
     rows: list[Row]
     report_copies: dict[str, bytes]
+    digests: dict[str, str]
     problems: list[Problem]
+
+    def without_reports(self) -> CheckedFiles:
+        """What the rest of the build needs of these files when their pages are written elsewhere:
+        the rows' fields, the copies and their digests, the problems; not the parsed reports."""
+        return CheckedFiles(self.candidate_count, [Row(row.fields, {}, None) for row in self.rows],
+                            self.report_copies, self.digests, self.problems)
 
 
 def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_tag: str | None) -> CheckedFiles:
@@ -54,60 +83,86 @@ def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_
         problems += validate.problems_of(validate.REPORT_SCHEMA, candidate.payload, candidate.path)
     rows, fill_problems = fill_rows(candidates, manifest, release_tag)
     report_copies, copy_problems = copies(candidates)
-    return CheckedFiles(candidates, rows, report_copies, problems + fill_problems + copy_problems)
+    digests = {path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()}
+    return CheckedFiles(len(candidates), rows, report_copies, digests, problems + fill_problems + copy_problems)
 
 
-def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: str | None) -> Leaderboard:
-    """Everything the site publishes for this archive, manifest and fallback release tag."""
+# Writes the report pages of these rows, given every row's standing and these rows' copies' digests.
+PageWriter = Callable[[list[Row], Standing, dict[str, str]], None]
+
+
+def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: str | None,
+                      write_pages: PageWriter | None = None) -> Leaderboard:
+    """Everything the site publishes for this archive, manifest and fallback release tag.
+
+    Large archives are shared with a forked partner, which checks the last part of the files.
+    Without ``write_pages`` it sends back all it made of them. With it, it keeps the parsed
+    reports; once every row is ranked it is sent the rows' standing and some of this process's
+    rows, and it calls ``write_pages`` for its rows and those while this process goes on. The
+    returned leaderboard's ``rows_here`` are the rows whose pages are left to write here, and its
+    ``partner`` is to be joined once they are written."""
     paths = json_paths(checked_root(reports_dir))
     manifest, manifest_problems = read_manifest(manifest_path)
-    # Large archives: a forked child checks the second half of the files while this process checks
-    # the first; the halves are joined in path order, so the result is the same either way.
-    # The parent takes a little more than half: the child also pickles its half and the parent
-    # unpickles it (measured at 10,000 reports: 55% waits least; 60% no better).
-    half = len(paths) * 11 // 20 if len(paths) >= PARALLEL_FROM else len(paths)
-    first, second = parallel.map_halves(lambda part: check_files(reports_dir, part, manifest, release_tag),
-                                        paths[:half], paths[half:])
-    rows = first.rows + second.rows
-    candidates = len(first.candidates) + len(second.candidates)
-    file_problems = first.problems + second.problems
-    # The manifest's lines first (whatever the file is called), then the archive's files in path order.
-    problems = manifest_problems + sorted(set(file_problems + archive_problems(paths, candidates, len(file_problems))))
-    if problems:
-        raise BuildRefused(problems)
-    report_copies = {**first.report_copies, **second.report_copies}
+    share = 1.0 if len(paths) < PARALLEL_FROM else SHARE_BESIDE_WRITER if write_pages else SHARE_BESIDE_CHECKER
+    cut = int(len(paths) * share)
 
-    ranked = rank(rows)
-    suites = group(ranked)
-    doc = document(ranked, suites)
+    def check(part: list[str]) -> CheckedFiles:
+        return check_files(reports_dir, part, manifest, release_tag)
 
-    def published() -> tuple[bytes, str, dict[str, str]]:
-        return (canonical(doc), embedded(ranked, suites),
-                {path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()})
+    def partner_pages(checked: CheckedFiles, sent: tuple[Standing, list[Row], dict[str, str]]) -> None:
+        standing, rows, digests = sent
+        write_pages(checked.rows + rows, standing, {**checked.digests, **digests})
 
-    # What is written is checked against the schema it is published with; for large archives a
-    # forked child checks while this process serializes.
-    if len(paths) >= PARALLEL_FROM:
-        made, doc_problems = parallel.both(published, lambda: validate.leaderboard_problems(doc))
-    else:
+    partner = parallel.Partner(lambda: check(paths[cut:]), CheckedFiles.without_reports if write_pages else _whole,
+                               partner_pages if write_pages else None, fork=cut < len(paths))
+    try:
+        ours = check(paths[:cut])
+        theirs = partner.shared()
+        # The manifest's lines first (whatever the file is called), then the archive's files in path order.
+        file_problems = ours.problems + theirs.problems
+        problems = manifest_problems + sorted(set(
+            file_problems + archive_problems(paths, ours.candidate_count + theirs.candidate_count, len(file_problems))))
+        if problems:
+            raise BuildRefused(problems)
+        ranked = rank(ours.rows + theirs.rows)
+        suites = group(ranked)
+        standing = Standing(
+            rank_overall=positions(ranked, lambda row: ""),
+            rank_in_suite=positions(ranked, lambda row: row.fields["suite"]),
+            rank_in_family=positions(ranked, lambda row: row.fields["suite"] + "\0" + row.fields["model_family"]),
+            row_count=len(ranked),
+            anchors=suite_anchors(suites),
+        )
+        kept = len(ours.rows) if cut == len(paths) else int(len(ours.rows) * PAGES_KEPT)
+        sent = ours.rows[kept:]
+        partner.go((standing, sent, {row.fields["report_path"]: ours.digests[row.fields["report_path"]] for row in sent}))
+        # What is written is checked against the schema it is published with.
+        doc = document(ranked, suites)
         doc_problems = validate.leaderboard_problems(doc)
-        made = None if doc_problems else published()
-    if doc_problems:
-        raise BuildRefused(doc_problems)
-    leaderboard_json, embedded_json, digests = made
-    return Leaderboard(
-        ranked=ranked,
-        suites=suites,
-        report_copies=report_copies,
-        leaderboard_json=leaderboard_json,
-        embedded_json=embedded_json,
-        anchors=suite_anchors(suites),
-        rank_overall=positions(ranked, lambda row: ""),
-        rank_in_suite=positions(ranked, lambda row: row.fields["suite"]),
-        rank_in_family=positions(ranked, lambda row: row.fields["suite"] + "\0" + row.fields["model_family"]),
-        files_read=len(paths),
-        digests=digests,
-    )
+        if doc_problems:
+            raise BuildRefused(doc_problems)
+        leaderboard = Leaderboard(
+            ranked=ranked,
+            suites=suites,
+            standing=standing,
+            digests={**ours.digests, **theirs.digests},
+            embedded_json=embedded(ranked, suites),
+            leaderboard_json=canonical(doc),
+            files_read=len(paths),
+            report_copies={**ours.report_copies, **theirs.report_copies},
+            rows_here=ours.rows[:kept] if write_pages else ranked,
+            partner=partner if write_pages else None,
+        )
+    except BaseException:
+        partner.abandon()
+        raise
+    if write_pages is None:
+        partner.join()
+    return leaderboard
+
+
+def _whole(checked: CheckedFiles) -> CheckedFiles:
+    return checked
 
 
 def suite_anchors(suites: list[Suite]) -> dict[str, str]:

@@ -9,6 +9,7 @@ import logging
 import os
 import shutil
 from dataclasses import dataclass
+from typing import Iterable
 from functools import cached_property
 from urllib.parse import quote
 
@@ -17,9 +18,10 @@ from pelican.contents import Page
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import parallel, validate
-from .build import Leaderboard, build_leaderboard
+from . import validate
+from .build import Leaderboard, Standing, build_leaderboard
 from .report_page import ReportDetails, percent, report_details
+from .rows import Row
 
 logger = logging.getLogger(__name__)
 
@@ -30,22 +32,16 @@ DEFAULTS = {
 }
 
 
-# The parent process writes index.html, leaderboard.json, half of the report copies and this share
-# of the report pages; a forked child writes the rest. Measured at 10,000 reports so that both end
-# together, with the output on a disk and in memory (tmpfs).
-PARENT_SHARE = 0.4
-
-
 class ReportPage(Page):
     """One archived report's own page: a Pelican page rendered with the theme's ``report`` template.
-    Its metadata holds its ``row`` and the ``leaderboard``; what it shows is worked out when it is
-    written, by the process that writes it."""
+    Its metadata holds its ``row``, the rows' ``standing`` and its copy's ``sha256``; what it shows
+    is worked out when it is written, by the process that writes it."""
 
     default_template = "report"
 
     @cached_property
     def report(self) -> ReportDetails:
-        return report_details(self.leaderboard, self.row)
+        return report_details(self.standing, self.row, self.sha256)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,6 +58,11 @@ def report_page_path(report_path: str) -> str:
     return "report/" + report_path[: -len(".json")] + ".html"
 
 
+def report_page_url(report_path: str) -> str:
+    """The URL of a report's page, relative to the site."""
+    return quote(report_page_path(report_path))
+
+
 class LeaderboardGenerator(Generator):
     """Reads the archive in ``generate_context`` (refusing it before anything is written) and
     writes ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and the report pages."""
@@ -70,52 +71,57 @@ class LeaderboardGenerator(Generator):
         self.env.filters["percent"] = percent
         self._folders_made: set[str] = set()
         option = {key: self.settings.get(key, value) for key, value in DEFAULTS.items()}
+        # The other generators have read the Markdown pages by now; their URLs are Pelican
+        # properties, worked out again at each use, so the navigation computes them once. It is
+        # set before the build, whose forked partner writes report pages with this context.
+        self.context["site_nav"] = site_nav(self.context.get("pages", []))
         logger.info("Reading the archive in %s", option["LEADERBOARD_REPORTS_DIR"])
         self.leaderboard = build_leaderboard(
-            option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"]
+            option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"],
+            write_pages=self._write_partner_pages,
         )
-        self.report_pages = [self._report_page(row) for row in self.leaderboard.ranked]
-        # The other generators have read the Markdown pages by now; their URLs are Pelican
-        # properties, worked out again at each use, so the navigation computes them once.
-        self.context["site_nav"] = site_nav(self.context.get("pages", []))
+        standing, digests = self.leaderboard.standing, self.leaderboard.digests
+        # The pages this process writes (the partner makes its own); the index links to all of them.
+        self.report_pages = [self._report_page(row, standing, digests[row.fields["report_path"]])
+                             for row in self.leaderboard.rows_here]
         self.context["leaderboard"] = self.leaderboard
-        self.context["report_pages"] = self.report_pages
+        self.context["report_page_urls"] = {row.fields["report_path"]: report_page_url(row.fields["report_path"])
+                                            for row in self.leaderboard.ranked}
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.ranked), len(self.leaderboard.suites))
 
-    def _report_page(self, row) -> ReportPage:
+    def _report_page(self, row, standing: Standing, sha256: str) -> ReportPage:
         path = report_page_path(row.fields["report_path"])
-        metadata = {"title": row.fields["model_name"], "save_as": path, "url": quote(path), "row": row,
-                    "leaderboard": self.leaderboard}
+        metadata = {"title": row.fields["model_name"], "save_as": path, "url": report_page_url(row.fields["report_path"]), "row": row,
+                    "standing": standing, "sha256": sha256}
         return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
+
+    def _write_partner_pages(self, rows: list[Row], standing: Standing, digests: dict[str, str]) -> None:
+        """The report pages that the build's forked partner writes."""
+        self._write_report_pages([self._report_page(row, standing, digests[row.fields["report_path"]]) for row in rows])
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
-        relative = self.settings["RELATIVE_URLS"]
-        reports = os.path.join(self.output_path, "reports")
-        if os.path.lexists(reports):  # stale copies of an earlier render go
-            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
-        # Creating a file costs about as much as rendering a report page, so each process writes
-        # half of the report copies; the parent, which also writes index.html and leaderboard.json,
-        # fewer of the pages.
-        our_copies, their_copies = parallel.split(list(leaderboard.report_copies.items()), 0.5)
-        our_pages, their_pages = parallel.split(self.report_pages, PARENT_SHARE)
-
-        def in_parent() -> None:
+        partner = leaderboard.partner
+        try:
+            relative = self.settings["RELATIVE_URLS"]
             writer.write_file("index.html", self.get_template("leaderboard"), self.context, relative_urls=relative,
                               page_name="index", leaderboard=leaderboard)
             self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
             for name in validate.SCHEMA_NAMES:
                 self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
-            self._write_copies(our_copies)
-            self._write_report_pages(our_pages)
+            reports = os.path.join(self.output_path, "reports")
+            if os.path.lexists(reports):  # stale copies of an earlier render go
+                shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
+            self._write_copies(leaderboard.report_copies.items())
+            self._write_report_pages(self.report_pages)
+        except BaseException:
+            if partner is not None:
+                partner.abandon()
+            raise
+        if partner is not None:
+            partner.join()
 
-        def in_child() -> None:
-            self._write_copies(their_copies)
-            self._write_report_pages(their_pages)
-
-        parallel.run_both(in_parent, in_child)
-
-    def _write_copies(self, copies: list[tuple[str, bytes]]) -> None:
+    def _write_copies(self, copies: Iterable[tuple[str, bytes]]) -> None:
         for path, data in copies:
             self._write_bytes("reports/" + path, data)
 

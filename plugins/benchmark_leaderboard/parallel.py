@@ -1,17 +1,18 @@
-"""Share output work between this process and one forked child: the two cores of the build machine
-both write pages. The files written are the same, in parallel or not; only the wall time differs."""
+"""Share a build between this process and one forked child: the two cores of the build machine both
+check reports and write pages. The files written are the same, in parallel or not; only the wall
+time differs."""
 
 from __future__ import annotations
 
 import gc
 import os
 import pickle
+import signal
 import sys
 import traceback
 from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
-U = TypeVar("U")
 
 
 class WorkerFailed(Exception):
@@ -20,12 +21,6 @@ class WorkerFailed(Exception):
 
 def can_fork() -> bool:
     return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
-
-
-def split(items: list, parent_share: float) -> tuple[list, list]:
-    """The parent's items (the first ``parent_share`` of them) and the child's (the rest)."""
-    cut = int(len(items) * parent_share)
-    return items[:cut], items[cut:]
 
 
 def _fork() -> int:
@@ -71,45 +66,124 @@ def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> Non
         raise WorkerFailed(f"the forked page writer exited with status {code}")
 
 
-def map_halves(function: Callable[[list], T], first: list, second: list) -> tuple[T, T]:
-    """``(function(first), function(second))``, the second computed in a forked child and sent back
-    pickled. Should the child fail in any way (a value pickle cannot carry, a crash), the parent
-    computes that half itself: the answer never depends on the fork."""
-    if not second:
-        return function(first), function(second)
-    return both(lambda: function(first), lambda: function(second))
+class Partner:
+    """A forked child that shares a build in two steps. First it computes ``first()`` and sends
+    ``share(value)`` here; then it waits: told to ``go(message)``, it runs ``then(value, message)``
+    and exits. ``join()`` waits for it; ``abandon()`` kills it.
 
+    Without fork (or with one CPU), or should the child fail before it has sent its share, this
+    process computes ``first()`` itself, and ``join()`` runs ``then`` here: the work done is the
+    same either way, only where it runs differs."""
 
-def both(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
-    """``(here(), there())``, ``there`` computed in a forked child at the same time and its value sent
-    back pickled; should the child fail in any way, the parent computes it itself."""
-    if not can_fork():
-        return here(), there()
-    reader, writer = os.pipe()
-    child = _fork()
-    if child == 0:  # pragma: no cover - the child's coverage is not collected
-        os.close(reader)
+    def __init__(self, first: Callable[[], T], share: Callable[[T], Any], then: Callable[[T, Any], None] | None,
+                 fork: bool = True) -> None:
+        self._first, self._share, self._then = first, share, then
+        self._child = 0
+        self._from_child = self._to_child = -1
+        self._value: Any = None
+        self._computed_here = False
+        self._message: Any = None
+        self._told = False
+        if not (fork and can_fork()):
+            return
+        from_child, to_parent = os.pipe()
+        from_parent, to_child = os.pipe()
+        child = _fork()
+        if child == 0:  # pragma: no cover - the child's coverage is not collected
+            os.close(from_child)
+            os.close(to_child)
+            self._serve(to_parent, from_parent)
+        os.close(to_parent)
+        os.close(from_parent)
+        self._child, self._from_child, self._to_child = child, from_child, to_child
+        _partners.add(self)
+
+    def _serve(self, to_parent: int, from_parent: int) -> None:  # pragma: no cover - runs in the child
         code = 0
         try:
-            with os.fdopen(writer, "wb") as out:
-                pickle.dump(there(), out, protocol=pickle.HIGHEST_PROTOCOL)
+            value = self._first()
+            with os.fdopen(to_parent, "wb") as out:
+                pickle.dump(self._share(value), out, protocol=pickle.HIGHEST_PROTOCOL)
+            # One pickled message, read without waiting for the end of the pipe: a process forked
+            # meanwhile holds a copy of its writing end until it exits. No message at all means stop.
+            with os.fdopen(from_parent, "rb") as incoming:
+                try:
+                    message = pickle.load(incoming)
+                except EOFError:
+                    return
+            if self._then is not None:
+                self._then(value, message)
         except BaseException:
+            traceback.print_exc()
             code = 1
         finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
             os._exit(code)
-    os.close(writer)
-    try:
-        here_result = here()
-    finally:
-        with os.fdopen(reader, "rb") as incoming:
-            sent = incoming.read()
-        code = _joined(child)
-    there_result: Any
-    if code == 0 and sent:
-        try:
-            there_result = pickle.loads(sent)
-        except Exception:
-            there_result = there()
-    else:
-        there_result = there()
-    return here_result, there_result
+
+    def shared(self) -> Any:
+        """``share(first())``, as the child sent it or as computed here."""
+        if self._child:
+            descriptor, self._from_child = self._from_child, -1
+            with os.fdopen(descriptor, "rb") as incoming:
+                sent = incoming.read()
+            try:
+                if sent:
+                    return pickle.loads(sent)
+            except Exception:
+                pass
+            # The child failed before its share was sent: it is told to stop, and its work is done here.
+            self._stop_child()
+        self._value = self._first()
+        self._computed_here = True
+        return self._share(self._value)
+
+    def go(self, message: Any) -> None:
+        """Let the child run ``then`` with ``message`` (or ``join`` run it here)."""
+        self._told, self._message = True, message
+        if self._child:
+            descriptor, self._to_child = self._to_child, -1
+            with os.fdopen(descriptor, "wb") as out:
+                pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def join(self) -> None:
+        """Wait for the child (or run ``then`` here); raises ``WorkerFailed`` if it failed."""
+        if self._child:
+            child, self._child = self._child, 0
+            _partners.discard(self)
+            if self._to_child >= 0:
+                os.close(self._to_child)
+                self._to_child = -1
+            if _joined(child) != 0:
+                raise WorkerFailed("the forked partner of the build exited with an error")
+        elif self._computed_here and self._told and self._then is not None:
+            then, self._then = self._then, None
+            then(self._value, self._message)
+
+    def abandon(self) -> None:
+        """The build stops: the child is killed wherever it is, and ``then`` will not run here."""
+        self._then = None
+        if self._child:
+            try:
+                os.kill(self._child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._stop_child()
+
+    def _stop_child(self) -> None:
+        child, self._child = self._child, 0
+        _partners.discard(self)
+        for descriptor in (self._from_child, self._to_child):
+            if descriptor >= 0:
+                os.close(descriptor)
+        self._from_child = self._to_child = -1
+        _joined(child)
+
+
+_partners: set[Partner] = set()
+
+
+def abandon_all() -> None:
+    """Kill and reap every partner still running: no forked writer outlives the build that made it."""
+    for partner in list(_partners):
+        partner.abandon()

@@ -116,6 +116,7 @@ def build(
         _swap(staging, target)
     finally:
         with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
+            parallel.abandon_all()  # a forked page writer still at work would write into it again
             shutil.rmtree(staging, ignore_errors=True)
     families = {family["name"] for suite in leaderboard["suites"] for family in suite["families"]}
     return Summary(leaderboard["row_count"], len(leaderboard["suites"]), len(families), files, time.perf_counter() - started)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterator
 
-from .build import Leaderboard
+from .build import Standing
 from .leaderboard import scalar_text
 from .rows import FALLBACK, MANIFEST, Row
 
@@ -84,8 +84,8 @@ class ReportDetails:
     sha256: str
 
 
-def report_details(leaderboard: Leaderboard, row: Row) -> ReportDetails:
-    """Everything a report page shows about one row."""
+def report_details(standing: Standing, row: Row, sha256: str) -> ReportDetails:
+    """Everything a report page shows about one row, where it stands, and its copy's digest."""
     fields = row.fields
     path = fields["report_path"]
     payload = row.candidate.payload
@@ -105,13 +105,13 @@ def report_details(leaderboard: Leaderboard, row: Row) -> ReportDetails:
         recall_percent=percent(fields["recall"]),
         f1_percent=percent(fields["f1"]),
         published=[(name, fields[name], *origin(row.sources[name], fields["release_tag"])) for name in PUBLISHED],
-        rank=leaderboard.rank_overall[path],
-        rank_in_suite=leaderboard.rank_in_suite[path],
-        rank_in_family=leaderboard.rank_in_family[path],
-        row_count=len(leaderboard.ranked),
-        suite_anchor=leaderboard.anchors[fields["suite"]],
+        rank=standing.rank_overall[path],
+        rank_in_suite=standing.rank_in_suite[path],
+        rank_in_family=standing.rank_in_family[path],
+        row_count=standing.row_count,
+        suite_anchor=standing.anchors[fields["suite"]],
         metrics=sorted((key, shown(value)) for key, value in flatten(metrics)),
         metadata=sorted((key, shown(value)) for key, value in flatten(metadata)),
         report_fields=sorted((key, shown(value)) for key, value in flatten(others)),
-        sha256=leaderboard.digests[path],
+        sha256=sha256,
     )
