@@ -4,9 +4,10 @@ value, where each field came from; and how a fraction is written as a percentage
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import Any
 
 from .build import Standing
 from .leaderboard import scalar_text
@@ -27,13 +28,21 @@ def percent(fraction: float) -> str:
     return f"{value.normalize():f}"
 
 
-def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Nested keys joined by dots; lists, scalars and empty objects are leaves."""
+def leaves(value: Any) -> list[tuple[str, str]]:
+    """Every leaf of ``value``, sorted, as its nested keys joined by dots and its value ``shown``;
+    lists, scalars and empty objects are leaves."""
+    found: list[tuple[str, str]] = []
+    _add_leaves(value, "", found)
+    found.sort()
+    return found
+
+
+def _add_leaves(value: Any, prefix: str, found: list[tuple[str, str]]) -> None:
     if isinstance(value, dict) and value:
-        for key in value:
-            yield from flatten(value[key], f"{prefix}.{key}" if prefix else str(key))
+        for key, item in value.items():
+            _add_leaves(item, f"{prefix}.{key}" if prefix else str(key), found)
     else:
-        yield prefix, value
+        found.append((prefix, shown(value)))
 
 
 def shown(value: Any) -> str:
@@ -44,6 +53,7 @@ def shown(value: Any) -> str:
     return text if text is not None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+@lru_cache(maxsize=4096)
 def origin(source: str, release_tag: str) -> tuple[str, str]:
     """Where a published field came from, as (kind, detail): ``report`` and the key in it,
     ``manifest`` and its row, ``--release-tag`` and the tag, or ``archive`` (the file's path)."""
@@ -110,8 +120,8 @@ def report_details(standing: Standing, row: Row, sha256: str) -> ReportDetails:
         rank_in_family=standing.rank_in_family[path],
         row_count=standing.row_count,
         suite_anchor=standing.anchors[fields["suite"]],
-        metrics=sorted((key, shown(value)) for key, value in flatten(metrics)),
-        metadata=sorted((key, shown(value)) for key, value in flatten(metadata)),
-        report_fields=sorted((key, shown(value)) for key, value in flatten(others)),
+        metrics=leaves(metrics),
+        metadata=leaves(metadata),
+        report_fields=leaves(others),
         sha256=sha256,
     )

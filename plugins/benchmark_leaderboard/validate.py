@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import fastjsonschema
 from fastjsonschema.draft04 import CodeGeneratorDraft04
 from fastjsonschema.draft2019 import CodeGeneratorDraft2019
 from fastjsonschema.ref_resolver import RefResolver
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
 
 from .problems import Problem, pointer
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 REPORT_SCHEMA = "benchmark-report.schema.json"
 LEADERBOARD_SCHEMA = "leaderboard.schema.json"
@@ -27,12 +28,6 @@ def _strict_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_StrictValidator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
-)
-
-
 def schema_text(name: str) -> str:
     """The text of a shipped schema, as published under ``schemas/``."""
     return (SCHEMA_DIR / name).read_text(encoding="utf-8")
@@ -40,10 +35,15 @@ def schema_text(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> Any:
-    """The compiled validator of a shipped schema: built once per process."""
+    """jsonschema's validator of a shipped schema, built once per process, and only when needed:
+    it names every problem of a document that ``compiled`` refuses."""
+    from jsonschema import Draft202012Validator, validators
+
+    strict = validators.extend(
+        Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
     schema = json.loads(schema_text(name))
-    _StrictValidator.check_schema(schema)
-    return _StrictValidator(schema)
+    strict.check_schema(schema)
+    return strict(schema)
 
 
 _TYPE_WORDS = {
