@@ -32,6 +32,11 @@ DEFAULTS = {
 }
 
 
+# The settings key under which the generator notes, once the site is written, the rows, suites and
+# model families it published: how ``render`` learns what was built without reading it back.
+BUILT = "LEADERBOARD_BUILT"
+
+
 class ReportPage(Page):
     """One archived report's own page: a Pelican page rendered with the theme's ``report`` template.
     Its metadata holds its ``row``, the rows' ``standing`` and its copy's ``sha256``; what it shows
@@ -120,6 +125,8 @@ class LeaderboardGenerator(Generator):
             raise
         if partner is not None:
             partner.join()
+        families = {family.name for suite in leaderboard.suites for family in suite.families}
+        self.settings[BUILT] = (len(leaderboard.ranked), len(leaderboard.suites), len(families))
 
     def _write_copies(self, copies: Iterable[tuple[str, bytes]]) -> None:
         for path, data in copies:

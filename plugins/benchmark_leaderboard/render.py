@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import atexit
 import gc
-import json
 import logging
 import os
 import shutil
@@ -21,8 +20,6 @@ from typing import Any, Callable
 
 from . import parallel
 from .manifest import ManifestError
-
-PLUGIN_OUTPUT = "leaderboard.json"
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -53,18 +50,19 @@ def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str,
     return read_settings(settings_file, override={k: v for k, v in overrides.items() if v is not None})
 
 
-def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> dict[str, Any]:
-    """Run Pelican once with ``output_dir`` as its output; returns the leaderboard.json it wrote."""
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> tuple[int, int, int]:
+    """Run Pelican once with ``output_dir`` as its output; returns the rows, suites and model
+    families of the leaderboard it wrote, as the plugin noted them in the settings."""
     from pelican import Pelican
+
+    from .generator import BUILT
 
     with collector_paused():
         settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
         Pelican(settings).run()
-        try:
-            with open(os.path.join(output_dir, PLUGIN_OUTPUT), encoding="utf-8") as handle:
-                return json.load(handle)
-        except FileNotFoundError:
-            raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings") from None
+    if BUILT not in settings:
+        raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
+    return settings[BUILT]
 
 
 def build(
@@ -105,7 +103,7 @@ def build(
         say(f"rendering {overrides.get('LEADERBOARD_REPORTS_DIR') or 'the archive named in ' + os.path.basename(settings_file)} into {output_dir}")
         _quiet_pelican()
         try:
-            leaderboard = render_into(settings_file, staging, overrides)
+            rows, suites, families = render_into(settings_file, staging, overrides)
         except (FileNotFoundError, NotADirectoryError) as error:
             raise BuildError(f"the reports folder {error.args[0] if error.args else ''} does not exist or is not a folder") from None
         except ManifestError as error:
@@ -118,8 +116,7 @@ def build(
         with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
             parallel.abandon_all()  # a forked page writer still at work would write into it again
             shutil.rmtree(staging, ignore_errors=True)
-    families = {family["name"] for suite in leaderboard["suites"] for family in suite["families"]}
-    return Summary(leaderboard["row_count"], len(leaderboard["suites"]), len(families), files, time.perf_counter() - started)
+    return Summary(rows, suites, families, files, time.perf_counter() - started)
 
 
 @contextmanager
