@@ -101,8 +101,10 @@ class LeaderboardGenerator(Generator):
         return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
 
     def _write_partner_pages(self, rows: list[Row], standing: Standing, digests: dict[str, str]) -> None:
-        """The report pages that the build's forked partner writes."""
-        self._write_report_pages([self._report_page(row, standing, digests[row.fields["report_path"]]) for row in rows])
+        """The report pages that the build's forked partner writes. They are kept until it exits:
+        freeing thousands of pages one by one would only delay the end of the build."""
+        self.report_pages = [self._report_page(row, standing, digests[row.fields["report_path"]]) for row in rows]
+        self._write_report_pages(self.report_pages)
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard

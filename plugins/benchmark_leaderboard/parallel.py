@@ -80,6 +80,7 @@ class Partner:
         self._first, self._share, self._then = first, share, then
         self._child = 0
         self._from_child = self._to_child = -1
+        self._reader: Any = None
         self._value: Any = None
         self._computed_here = False
         self._message: Any = None
@@ -99,23 +100,27 @@ class Partner:
         _partners.add(self)
 
     def _serve(self, to_parent: int, from_parent: int) -> None:  # pragma: no cover - runs in the child
-        code = 0
+        code = 1
         try:
             value = self._first()
-            with os.fdopen(to_parent, "wb") as out:
-                pickle.dump(self._share(value), out, protocol=pickle.HIGHEST_PROTOCOL)
+            out = os.fdopen(to_parent, "wb")
+            pickle.dump(self._share(value), out, protocol=pickle.HIGHEST_PROTOCOL)
+            out.flush()
             # One pickled message, read without waiting for the end of the pipe: a process forked
             # meanwhile holds a copy of its writing end until it exits. No message at all means stop.
             with os.fdopen(from_parent, "rb") as incoming:
                 try:
-                    message = pickle.load(incoming)
+                    message, told = pickle.load(incoming), True
                 except EOFError:
-                    return
-            if self._then is not None:
+                    message, told = None, False
+            if told and self._then is not None:
                 self._then(value, message)
+            # Done: the parent need not wait for this process to tear down its memory.
+            out.write(DONE)
+            out.flush()
+            code = 0
         except BaseException:
             traceback.print_exc()
-            code = 1
         finally:
             sys.stdout.flush()
             sys.stderr.flush()
@@ -124,16 +129,13 @@ class Partner:
     def shared(self) -> Any:
         """``share(first())``, as the child sent it or as computed here."""
         if self._child:
-            descriptor, self._from_child = self._from_child, -1
-            with os.fdopen(descriptor, "rb") as incoming:
-                sent = incoming.read()
+            self._reader = os.fdopen(self._from_child, "rb")
+            self._from_child = -1
             try:
-                if sent:
-                    return pickle.loads(sent)
+                return pickle.load(self._reader)
             except Exception:
-                pass
-            # The child failed before its share was sent: it is told to stop, and its work is done here.
-            self._stop_child()
+                # The child failed before its share was sent: it is told to stop, and its work is done here.
+                self._stop_child()
         self._value = self._first()
         self._computed_here = True
         return self._share(self._value)
@@ -147,15 +149,20 @@ class Partner:
                 pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
 
     def join(self) -> None:
-        """Wait for the child (or run ``then`` here); raises ``WorkerFailed`` if it failed."""
+        """Wait until the child is done (or run ``then`` here); raises ``WorkerFailed`` if it failed."""
         if self._child:
             child, self._child = self._child, 0
             _partners.discard(self)
             if self._to_child >= 0:
                 os.close(self._to_child)
                 self._to_child = -1
-            if _joined(child) != 0:
+            done = self._reader.read(1) if self._reader is not None else b""
+            self._close_reader()
+            if done != DONE:
+                _joined(child)
                 raise WorkerFailed("the forked partner of the build exited with an error")
+            gc.unfreeze()
+            _reap(child)
         elif self._computed_here and self._told and self._then is not None:
             then, self._then = self._then, None
             then(self._value, self._message)
@@ -177,10 +184,31 @@ class Partner:
             if descriptor >= 0:
                 os.close(descriptor)
         self._from_child = self._to_child = -1
+        self._close_reader()
         _joined(child)
 
+    def _close_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
 
+
+DONE = b"\x01"
 _partners: set[Partner] = set()
+_exiting: set[int] = set()  # children done with their work, perhaps still tearing down
+
+
+def _reap(child: int) -> None:
+    """Collect the exit of ``child`` if it has exited, and of those done earlier; the others are
+    collected on a later call (or by the system once this process exits)."""
+    _exiting.add(child)
+    for pid in list(_exiting):
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                continue
+        except ChildProcessError:
+            pass
+        _exiting.discard(pid)
 
 
 def abandon_all() -> None:
