@@ -4,6 +4,7 @@ time differs."""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import pickle
@@ -196,6 +197,18 @@ class Partner:
 DONE = b"\x01"
 _partners: set[Partner] = set()
 _exiting: set[int] = set()  # children done with their work, perhaps still tearing down
+
+
+@atexit.register
+def _reap_all() -> None:
+    """At exit, collect the children done earlier (long gone by now), so that their time counts
+    as this process's children's."""
+    for pid in list(_exiting):
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    _exiting.clear()
 
 
 def _reap(child: int) -> None:
