@@ -11,6 +11,7 @@ from benchmark_leaderboard import build as build_module
 from benchmark_leaderboard import validate
 from benchmark_leaderboard.problems import BuildRefused
 from conftest import report
+from test_fast_validation import GOOD_ROW
 
 
 def test_a_built_leaderboard_passes_its_schema(archive):
@@ -93,3 +94,20 @@ def test_shared_rows_are_checked_once_and_broken_ones_in_both_places(archive):
         "leaderboard.json: /rows/1/f1: must be at most 1",
         "leaderboard.json: /suites/0/families/0/rows/1/f1: must be at most 1",
     ]
+
+
+def test_rows_checked_while_filling_are_not_checked_again_but_the_rest_is(archive):
+    document = _two_row_board(archive)
+    assert validate.rows_valid(document["rows"])
+    assert validate.rows_checked_once(document, rows_checked=True)["rows"] == document["rows"][:1]
+    document["row_count"] = 0
+
+    assert [str(problem) for problem in validate.leaderboard_problems(document, rows_checked=True)] == [
+        "leaderboard.json: /row_count: must be at least 1",
+    ]
+
+
+def test_a_row_that_breaks_the_row_definition_is_not_valid():
+    row = {**json.loads(json.dumps(GOOD_ROW)), "run_date": "2026-6-14"}
+
+    assert validate.rows_valid([GOOD_ROW]) and not validate.rows_valid([GOOD_ROW, row])

@@ -155,14 +155,14 @@ def test_removing_a_large_old_render_removes_all_of_it_and_nothing_it_links_to(t
     assert (outside / "keep.txt").read_text() == "kept"
 
 
-def test_a_build_refused_while_the_partner_writes_pages_leaves_nothing_behind(archive, tmp_path, monkeypatch):
+def test_a_build_refused_beside_a_partner_leaves_nothing_behind(archive, tmp_path, monkeypatch):
     from benchmark_leaderboard import build as build_module
     from benchmark_leaderboard.build import PARALLEL_FROM
     from benchmark_leaderboard.problems import BuildRefused
 
     reports = archive({f"r{i:04d}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(PARALLEL_FROM + 50)})
     real_document = build_module.document
-    # The partner is told to go before leaderboard.json is checked; this check then fails.
+    # The partner has checked its files and waits to be told to write; leaderboard.json's check fails.
     monkeypatch.setattr(build_module, "document", lambda ranked, suites: {**real_document(ranked, suites), "stray": 1})
     site = tmp_path / "out" / "site"
     site.mkdir(parents=True)

@@ -52,9 +52,9 @@ class Leaderboard:
     embedded_json: str
     leaderboard_json: bytes  # the published leaderboard.json: canonical(document)
     files_read: int
-    report_copies: dict[str, bytes]  # each report's canonical copy, by its path
-    # The rows whose pages this process writes: all of them, unless a partner writes the others'
-    # (the rows of its part carry no report here, only their fields).
+    # The canonical copies and the rows whose pages this process writes: all of them, unless a
+    # partner writes the others' (the rows of its part carry no report here, only their fields).
+    report_copies: dict[str, bytes]
     rows_here: list[Row]
     partner: parallel.Partner | None = None
 
@@ -65,15 +65,16 @@ class CheckedFiles:
 
     candidate_count: int
     rows: list[Row]
+    rows_valid: bool  # every row's fields already pass the leaderboard schema's row definition
     report_copies: dict[str, bytes]
     digests: dict[str, str]
     problems: list[Problem]
 
     def without_reports(self) -> CheckedFiles:
-        """What the rest of the build needs of these files when their pages are written elsewhere:
-        the rows' fields, the copies and their digests, the problems; not the parsed reports."""
-        return CheckedFiles(self.candidate_count, [Row(row.fields, {}, None) for row in self.rows],
-                            self.report_copies, self.digests, self.problems)
+        """What the rest of the build needs of these files when their pages and copies are written
+        elsewhere: the rows' fields, the copies' digests and the problems."""
+        return CheckedFiles(self.candidate_count, [Row(row.fields, {}, None) for row in self.rows], self.rows_valid,
+                            {}, self.digests, self.problems)
 
 
 def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_tag: str | None) -> CheckedFiles:
@@ -84,37 +85,49 @@ def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_
     rows, fill_problems = fill_rows(candidates, manifest, release_tag)
     report_copies, copy_problems = copies(candidates)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()}
-    return CheckedFiles(len(candidates), rows, report_copies, digests, problems + fill_problems + copy_problems)
+    return CheckedFiles(len(candidates), rows, validate.rows_valid(row.fields for row in rows), report_copies, digests,
+                        problems + fill_problems + copy_problems)
 
 
-# Writes the report pages of these rows, given every row's standing and these rows' copies' digests.
-PageWriter = Callable[[list[Row], Standing, dict[str, str]], None]
+@dataclass
+class Part:
+    """What one process writes: the pages of these rows and these copies; with the standing of
+    every row and the digest of each copy, which the pages show."""
+
+    rows: list[Row]
+    report_copies: dict[str, bytes]
+    standing: Standing
+    digests: dict[str, str]
+
+
+PartWriter = Callable[[Part], None]
 
 
 def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: str | None,
-                      write_pages: PageWriter | None = None) -> Leaderboard:
+                      write_part: PartWriter | None = None, before_writing: Callable[[], None] | None = None) -> Leaderboard:
     """Everything the site publishes for this archive, manifest and fallback release tag.
 
     Large archives are shared with a forked partner, which checks the last part of the files.
-    Without ``write_pages`` it sends back all it made of them. With it, it keeps the parsed
-    reports; once every row is ranked it is sent the rows' standing and some of this process's
-    rows, and it calls ``write_pages`` for its rows and those while this process goes on. The
-    returned leaderboard's ``rows_here`` are the rows whose pages are left to write here, and its
-    ``partner`` is to be joined once they are written."""
+    Without ``write_part`` it sends back all it made of them. With it, it keeps the parsed reports
+    and the copies; once the archive is accepted (and ``before_writing`` was called here), it is
+    sent every row's standing and some of this process's rows, and it calls ``write_part`` with
+    the pages and copies it writes while this process goes on. The returned leaderboard then holds
+    what is left to write here (``rows_here``, ``report_copies``), and its ``partner`` is to be
+    joined once that is written."""
     paths = json_paths(checked_root(reports_dir))
     manifest, manifest_problems = read_manifest(manifest_path)
-    share = 1.0 if len(paths) < PARALLEL_FROM else SHARE_BESIDE_WRITER if write_pages else SHARE_BESIDE_CHECKER
+    share = 1.0 if len(paths) < PARALLEL_FROM else SHARE_BESIDE_WRITER if write_part else SHARE_BESIDE_CHECKER
     cut = int(len(paths) * share)
 
     def check(part: list[str]) -> CheckedFiles:
         return check_files(reports_dir, part, manifest, release_tag)
 
-    def partner_pages(checked: CheckedFiles, sent: tuple[Standing, list[Row], dict[str, str]]) -> None:
+    def partner_part(checked: CheckedFiles, sent: tuple[Standing, list[Row], dict[str, str]]) -> None:
         standing, rows, digests = sent
-        write_pages(checked.rows + rows, standing, {**checked.digests, **digests})
+        write_part(Part(checked.rows + rows, checked.report_copies, standing, {**checked.digests, **digests}))
 
-    partner = parallel.Partner(lambda: check(paths[cut:]), CheckedFiles.without_reports if write_pages else _whole,
-                               partner_pages if write_pages else None, fork=cut < len(paths))
+    partner = parallel.Partner(lambda: check(paths[cut:]), CheckedFiles.without_reports if write_part else _whole,
+                               partner_part if write_part else None, fork=cut < len(paths))
     try:
         ours = check(paths[:cut])
         theirs = partner.shared()
@@ -126,6 +139,11 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
             raise BuildRefused(problems)
         ranked = rank(ours.rows + theirs.rows)
         suites = group(ranked)
+        # What is written is checked against the schema it is published with, before anything is.
+        doc = document(ranked, suites)
+        doc_problems = validate.leaderboard_problems(doc, rows_checked=ours.rows_valid and theirs.rows_valid)
+        if doc_problems:
+            raise BuildRefused(doc_problems)
         standing = Standing(
             rank_overall=positions(ranked, lambda row: ""),
             rank_in_suite=positions(ranked, lambda row: row.fields["suite"]),
@@ -133,14 +151,11 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
             row_count=len(ranked),
             anchors=suite_anchors(suites),
         )
+        if before_writing is not None:
+            before_writing()
         kept = len(ours.rows) if cut == len(paths) else int(len(ours.rows) * PAGES_KEPT)
         sent = ours.rows[kept:]
         partner.go((standing, sent, {row.fields["report_path"]: ours.digests[row.fields["report_path"]] for row in sent}))
-        # What is written is checked against the schema it is published with.
-        doc = document(ranked, suites)
-        doc_problems = validate.leaderboard_problems(doc)
-        if doc_problems:
-            raise BuildRefused(doc_problems)
         leaderboard = Leaderboard(
             ranked=ranked,
             suites=suites,
@@ -149,14 +164,14 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
             embedded_json=embedded(ranked, suites),
             leaderboard_json=canonical(doc),
             files_read=len(paths),
-            report_copies={**ours.report_copies, **theirs.report_copies},
-            rows_here=ours.rows[:kept] if write_pages else ranked,
-            partner=partner if write_pages else None,
+            report_copies=ours.report_copies if write_part else {**ours.report_copies, **theirs.report_copies},
+            rows_here=ours.rows[:kept] if write_part else ranked,
+            partner=partner if write_part else None,
         )
     except BaseException:
         partner.abandon()
         raise
-    if write_pages is None:
+    if write_part is None:
         partner.join()
     return leaderboard
 

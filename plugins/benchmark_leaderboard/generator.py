@@ -19,9 +19,8 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import validate
-from .build import Leaderboard, Standing, build_leaderboard
+from .build import Leaderboard, Part, Standing, build_leaderboard
 from .report_page import ReportDetails, percent, report_details
-from .rows import Row
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +82,7 @@ class LeaderboardGenerator(Generator):
         logger.info("Reading the archive in %s", option["LEADERBOARD_REPORTS_DIR"])
         self.leaderboard = build_leaderboard(
             option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"],
-            write_pages=self._write_partner_pages,
+            write_part=self._write_partner_part, before_writing=self._remove_stale_copies,
         )
         standing, digests = self.leaderboard.standing, self.leaderboard.digests
         # The pages this process writes (the partner makes its own); the index links to all of them.
@@ -100,11 +99,20 @@ class LeaderboardGenerator(Generator):
                     "standing": standing, "sha256": sha256}
         return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
 
-    def _write_partner_pages(self, rows: list[Row], standing: Standing, digests: dict[str, str]) -> None:
-        """The report pages that the build's forked partner writes. They are kept until it exits:
-        freeing thousands of pages one by one would only delay the end of the build."""
-        self.report_pages = [self._report_page(row, standing, digests[row.fields["report_path"]]) for row in rows]
+    def _write_partner_part(self, part: Part) -> None:
+        """The report pages and copies that the build's forked partner writes. The pages are kept
+        until it exits: freeing thousands of them one by one would only delay the end of the build."""
+        self._write_copies(part.report_copies.items())
+        self.report_pages = [self._report_page(row, part.standing, part.digests[row.fields["report_path"]])
+                             for row in part.rows]
         self._write_report_pages(self.report_pages)
+
+    def _remove_stale_copies(self) -> None:
+        """Once the archive is accepted, before anything is written: the copies of an earlier render
+        into the same folder go (``pelican content`` renders in place; ``invoke build`` never does)."""
+        reports = os.path.join(self.output_path, "reports")
+        if os.path.lexists(reports):
+            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
 
     def generate_output(self, writer) -> None:
         leaderboard: Leaderboard = self.leaderboard
@@ -116,9 +124,6 @@ class LeaderboardGenerator(Generator):
             self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
             for name in validate.SCHEMA_NAMES:
                 self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
-            reports = os.path.join(self.output_path, "reports")
-            if os.path.lexists(reports):  # stale copies of an earlier render go
-                shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
             self._write_copies(leaderboard.report_copies.items())
             self._write_report_pages(self.report_pages)
         except BaseException:
