@@ -28,7 +28,7 @@ SHARE_BESIDE_WRITER = 0.5
 # When the partner also writes report pages: the share of its own rows' pages this process keeps;
 # it sends the others' rows to the partner, as it also writes leaderboard.json, index.html and the
 # copies. Measured at 10,000 reports, on a disk and in memory (tmpfs), so that both end together.
-PAGES_KEPT = 0.5
+PAGES_KEPT = 0.78
 
 
 @dataclass(frozen=True)
