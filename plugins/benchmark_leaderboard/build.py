@@ -12,7 +12,7 @@ from typing import Callable
 
 from . import parallel, validate
 from .archive import archive_problems, checked_root, json_paths, read_files
-from .leaderboard import canonical, copies, document, embedded
+from .leaderboard import canonical, copies, document, embedded, flat_text
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .ranking import Suite, group, positions, rank
@@ -66,6 +66,7 @@ class CheckedFiles:
     candidate_count: int
     rows: list[Row]
     rows_valid: bool  # every row's fields already pass the leaderboard schema's row definition
+    row_texts: list[str | None]  # each row's fields as leaderboard.json writes them (flat_text)
     report_copies: dict[str, bytes]
     digests: dict[str, str]
     problems: list[Problem]
@@ -74,7 +75,7 @@ class CheckedFiles:
         """What the rest of the build needs of these files when their pages and copies are written
         elsewhere: the rows' fields, the copies' digests and the problems."""
         return CheckedFiles(self.candidate_count, [Row(row.fields, {}, None) for row in self.rows], self.rows_valid,
-                            {}, self.digests, self.problems)
+                            self.row_texts, {}, self.digests, self.problems)
 
 
 def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_tag: str | None) -> CheckedFiles:
@@ -85,7 +86,8 @@ def check_files(reports_dir: str, paths: list[str], manifest: Manifest, release_
     rows, fill_problems = fill_rows(candidates, manifest, release_tag)
     report_copies, copy_problems = copies(candidates)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in report_copies.items()}
-    return CheckedFiles(len(candidates), rows, validate.rows_valid(row.fields for row in rows), report_copies, digests,
+    return CheckedFiles(len(candidates), rows, validate.rows_valid(row.fields for row in rows),
+                        [flat_text(row.fields) for row in rows], report_copies, digests,
                         problems + fill_problems + copy_problems)
 
 
@@ -162,7 +164,8 @@ def build_leaderboard(reports_dir: str, manifest_path: str | None, release_tag: 
             standing=standing,
             digests={**ours.digests, **theirs.digests},
             embedded_json=embedded(ranked, suites),
-            leaderboard_json=canonical(doc),
+            leaderboard_json=canonical(doc, {id(row.fields): text for part in (ours, theirs)
+                                             for row, text in zip(part.rows, part.row_texts) if text is not None}),
             files_read=len(paths),
             report_copies=ours.report_copies if write_part else {**ours.report_copies, **theirs.report_copies},
             rows_here=ours.rows[:kept] if write_part else ranked,

@@ -149,13 +149,16 @@ class LeaderboardGenerator(Generator):
         site_urls: dict[str, str] = {}
         concat = self.env.concat
         for page in pages:
-            local = {**site, "output_file": page.save_as, "url": page.url, "page": page}
+            # The site context is shared by every page, not copied: each page's own values are the
+            # context's variables, which a template reads before the shared ones.
+            context = template.new_context(site, shared=True)
+            local = context.vars
+            local.update(output_file=page.save_as, url=page.url, page=page)
             if relative:
                 folder = os.path.dirname(page.save_as)
                 if folder not in site_urls:
                     site_urls[folder] = path_to_url(get_relative_path(page.save_as))
                 local["SITEURL"] = local["localsiteurl"] = site_urls[folder]
-            context = template.new_context(local, shared=True)
             try:
                 html = concat(template.root_render_func(context))
             except Exception:

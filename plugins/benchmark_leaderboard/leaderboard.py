@@ -13,15 +13,16 @@ from .rows import FIELDS, Row
 SCHEMA_VERSION = 1
 
 
-def canonical(document: Any) -> bytes:
+def canonical(document: Any, known: dict[int, str] | None = None) -> bytes:
     """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form.
 
     The text of ``json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)``, written by
     ``_indented`` (about three times quicker than json's pure-Python indenting encoder) for what
-    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself."""
+    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself.
+    ``known`` holds, by id, the ``flat_text`` of objects in ``document`` worked out earlier."""
     try:
         parts: list[str] = []
-        _indented(document, "\n", parts, {})
+        _indented(document, "\n", parts, dict(known) if known else {})
         text = "".join(parts)
     except (_NotPlainJson, RecursionError):
         text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)
@@ -54,12 +55,11 @@ def _indented(value: Any, newline: str, parts: list[str], flat: dict[int, str]) 
             return
         identity = id(value)
         body = flat.get(identity)
-        if body is None and all(type(item) in _SCALARS for item in value.values()) \
-                and all(type(name) is str for name in value):
-            # Between the braces: the items, a line each. A JSON string never holds a raw line
-            # break, so the only ones are the separators', which take the indentation of the line.
-            body = flat[identity] = _flat_object(value)[1:-1]
+        if body is None:
+            body = flat[identity] = flat_text(value)
         if body is not None:
+            # A JSON string never holds a raw line break: the only ones are the separators', which
+            # take the indentation of the line.
             parts.append("{" + newline + "  " + (body if newline == "\n" else body.replace("\n", newline)) + newline + "}")
             return
         inner = newline + "  "
@@ -89,6 +89,14 @@ def _indented(value: Any, newline: str, parts: list[str], flat: dict[int, str]) 
         if text is None:
             raise _NotPlainJson
         parts.append(text)
+
+
+def flat_text(value: dict[Any, Any]) -> str | None:
+    """The items of an object of scalars (a leaderboard row), a line each, as ``canonical`` writes
+    them between the braces at the top level; None for an object holding anything else."""
+    if all(type(item) in _SCALARS for item in value.values()) and all(type(name) is str for name in value):
+        return _flat_object(value)[1:-1]
+    return None
 
 
 def scalar_text(value: Any) -> str | None:
