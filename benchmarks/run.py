@@ -88,13 +88,15 @@ def render_once(renderer: str, archive: Path, output: Path) -> measure.Measured:
     return result
 
 
-# Why no run removes what an earlier run wrote: on ext4 without a journal, a file created within a
-# minute of another file's removal (six if that inode's block is not yet on the disk) skips the
-# freed inode, and finding a free one scans every such inode of its group: 20,000 files removed
-# just before a render made either renderer's file creation cost 200 to 600 µs instead of 30.
-# So each run writes a folder of its own, all of them are removed once the benchmark is over, and
-# a benchmark started within a minute of that removal waits for the rest of the minute.
-SETTLE_SECONDS = 65.0
+# Why no run removes what an earlier run wrote: on ext4 without a journal (this machine's disk), a
+# file created within a minute of another file's removal skips the freed inode, and within six if
+# that inode's table block has been written to since, which creating files does: finding a free
+# inode then scans every such inode of its group. 20,000 files removed just before a render made
+# creating a file cost either renderer 200 to 600 µs instead of about 30. So each run writes a
+# folder of its own, all of them are removed once the benchmark is over, and a benchmark started
+# less than six minutes after that removal waits for the rest of them. Files removed by anything
+# else (a test run) slow the benchmark down the same way, and it cannot know of them.
+SETTLE_SECONDS = 365.0
 REMOVED_AT = "removed-at"
 
 
@@ -115,7 +117,7 @@ def remove_outputs(work: Path) -> None:
 
 
 def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> None:
-    """Remove what an interrupted benchmark left, then wait until the last removal is a minute old."""
+    """Remove what an interrupted benchmark left, then wait until the last removal is six minutes old."""
     remove_outputs(work)
     try:
         removed = float((work / REMOVED_AT).read_text(encoding="utf-8"))
@@ -173,8 +175,8 @@ def report(results: list[SizeResult], page, command_line: str, runs: int, load: 
         f"Each renderer ran {runs} times per size, alternating (ABBA); figures are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
         "every 5 ms (and never below the largest single process's peak). Each run writes a new folder and",
-        "the disk is synced before it; no run removes files, and the benchmark starts at least a minute",
-        "after the previous one removed its folders (see SETTLE_SECONDS in benchmarks/run.py for why).",
+        "the disk is synced before it; no run removes files, and the benchmark starts at least six minutes",
+        "after the previous one removed its folders (SETTLE_SECONDS in benchmarks/run.py says why).",
         "",
         "## End to end (`invoke build` against the reference's command line)",
         "",

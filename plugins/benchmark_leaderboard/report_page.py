@@ -66,7 +66,7 @@ def origin(source: str, release_tag: str) -> tuple[str, str]:
     return "archive", "the report's path in the archive"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReportDetails:
     """Everything a report page shows about one row, each value ready to print (percentages
     written out, metadata leaves as text), so the template only looks values up."""
