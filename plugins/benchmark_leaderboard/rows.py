@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote
 
 from .archive import Candidate, is_utf8
@@ -95,19 +96,20 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     fields: dict[str, Any] = {}
     sources: dict[str, str] = {}
 
-    def need(field: str, source: str, value: Any, rule: str) -> None:
+    def need(field: str, source: str, value: Any, rule: Callable[[], str]) -> None:
+        """Keep ``value`` as ``field``, or note the problem ``rule()`` words (only then worded)."""
         if value is None:
-            problems.append(Problem(file, source if source.startswith("/") else "", rule))
+            problems.append(Problem(file, source if source.startswith("/") else "", rule()))
         elif isinstance(value, str) and not is_utf8(value):
             problems.append(Problem(file, source if source.startswith("/") else "", f"{field} is not valid Unicode text"))
         else:
             fields[field] = value
             sources[field] = source
 
-    for field in ("suite", "model_name", "device"):
+    for field, where in _IDENTITY:
         text = _text(payload.get(field))
         if text is not None:  # the schema names anything else
-            need(field, pointer(field), text, "")
+            need(field, where, text, str)
 
     metadata = payload.get("metadata")
     metadata = metadata if isinstance(metadata, dict) else {}
@@ -119,36 +121,38 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
                                  ("/metadata/family", metadata.get("family"))])
     if family is None and known is not None:
         source, family = in_manifest, known.get("family")
-    need("model_family", source, _text(family),
-         f"model family: {_why(family, source)}; set metadata.model_family or metadata.family, or a family in the {MANIFEST} row whose repo_id is the model_name")
+    need("model_family", source, _text(family), lambda: (
+         f"model family: {_why(family, source)}; set metadata.model_family or metadata.family, or a family in the {MANIFEST} row whose repo_id is the model_name"))
 
     source, tag = _first_set([("/metadata/release_tag", metadata.get("release_tag")),
                               ("/metadata/release", metadata.get("release")), (FALLBACK, release_tag)])
-    need("release_tag", source, _text(tag),
-         f"release tag: {_why(tag, source)}; set metadata.release_tag or metadata.release, or build with --release-tag")
+    need("release_tag", source, _text(tag), lambda: (
+         f"release tag: {_why(tag, source)}; set metadata.release_tag or metadata.release, or build with --release-tag"))
 
     source, when = _first_set([("/metadata/run_date", metadata.get("run_date")), ("/generated_at", payload.get("generated_at"))])
     date = run_date(when) if isinstance(when, str) and when.strip() else None
-    need("run_date", source, date,
-         f"run date: {_why(when, source, 'an ISO 8601 date or date-time')}; set metadata.run_date or generated_at")
+    need("run_date", source, date, lambda: (
+         f"run date: {_why(when, source, 'an ISO 8601 date or date-time')}; set metadata.run_date or generated_at"))
 
     source, digest = _first_set([("/metadata/reproducibility_hash", metadata.get("reproducibility_hash")),
                                  ("/metadata/repro_hash", metadata.get("repro_hash"))])
     if digest is None and known is not None:
         source, digest = in_manifest, known.get("reproducibility_hash")
     valid = digest if isinstance(digest, str) and HASH.fullmatch(digest) else None
-    need("reproducibility_hash", source, valid,
-         f"reproducibility hash: {_why(digest, source, 'sha256: and 64 lower-case hex digits')}; set metadata.reproducibility_hash or metadata.repro_hash, or a reproducibility_hash in the {MANIFEST} row")
+    need("reproducibility_hash", source, valid, lambda: (
+         f"reproducibility hash: {_why(digest, source, 'sha256: and 64 lower-case hex digits')}; set metadata.reproducibility_hash or metadata.repro_hash, or a reproducibility_hash in the {MANIFEST} row"))
 
     metrics = payload.get("metrics")
     if isinstance(metrics, dict):  # the schema names anything else
         for field, paths in METRICS.items():
             path, value = _metric(metrics, paths)
-            where = pointer("metrics", *path.split(".")) if path else "/metrics"
-            if path:
-                rule = f"{field} must be a number from 0 to 1, found {_shown(value)}"
-            else:
-                rule = f"{field} is missing: expected a value at " + ", ".join(f"metrics.{p}" for p in paths)
+            where = _metric_pointer(path) if path else "/metrics"
+
+            def rule(field: str = field, path: str = path, value: Any = value, paths: tuple[str, ...] = paths) -> str:
+                if path:
+                    return f"{field} must be a number from 0 to 1, found {_shown(value)}"
+                return f"{field} is missing: expected a value at " + ", ".join(f"metrics.{p}" for p in paths)
+
             need(field, where, _fraction(value), rule)
 
     if problems or len(fields) < len(FIELDS) - 2:
@@ -157,6 +161,14 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     fields["report_url"] = "reports/" + quote(file)
     sources["report_path"] = sources["report_url"] = "archive"
     return Row(fields, sources, candidate), problems
+
+
+_IDENTITY = tuple((field, pointer(field)) for field in ("suite", "model_name", "device"))
+
+
+@lru_cache(maxsize=None)
+def _metric_pointer(path: str) -> str:
+    return pointer("metrics", *path.split("."))
 
 
 def _shown(value: Any) -> str:
