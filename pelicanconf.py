@@ -54,8 +54,9 @@ ARCHIVES_SAVE_AS = ""
 CACHE_CONTENT = False
 LOAD_CONTENT_CACHE = False
 DELETE_OUTPUT_DIRECTORY = False
-# Every value a template prints is HTML-escaped unless a template says |safe.
-JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True}
+# Every value a template prints is HTML-escaped unless a template says |safe. Templates are read
+# once per build (every build is a new process, live reload's too), not checked on disk per page.
+JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True, "auto_reload": False}
 MARKDOWN = {
     "extension_configs": {
         "markdown.extensions.extra": {},
