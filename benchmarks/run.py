@@ -40,7 +40,8 @@ FLAT_SLACK = 1.1
 @dataclass
 class SizeResult:
     reports: int
-    runs: dict[str, list[measure.Measured]] = field(default_factory=dict)
+    runs: dict[str, list[measure.Measured]] = field(default_factory=dict)  # timed, not sampled
+    memory: dict[str, measure.Measured] = field(default_factory=dict)  # one sampled run each
     index_raw: dict[str, int] = field(default_factory=dict)
     index_gzip: dict[str, int] = field(default_factory=dict)
     same_leaderboard_json: bool = False
@@ -52,7 +53,7 @@ class SizeResult:
         return statistics.median(run.cpu_seconds for run in self.runs[renderer])
 
     def rss(self, renderer: str) -> int:
-        return int(statistics.median(run.peak_rss_bytes for run in self.runs[renderer]))
+        return max([self.memory[renderer].peak_rss_bytes] + [run.peak_rss_bytes for run in self.runs[renderer]])
 
 
 def make_archive(reports: int, work: Path) -> Path:
@@ -76,13 +77,13 @@ def command(renderer: str, archive: Path, output: Path) -> list[str]:
             "--manifest", manifest, "--release-tag", RELEASE_TAG]
 
 
-def render_once(renderer: str, archive: Path, output: Path) -> measure.Measured:
-    """One timed render into ``output``, a folder that does not exist yet."""
+def render_once(renderer: str, archive: Path, output: Path, memory: bool = False) -> measure.Measured:
+    """One render into ``output``, a folder that does not exist yet: timed, or its memory sampled."""
     # The archive is read from the page cache and the previous runs' files are on the disk, so that
     # each run starts from the same state.
     if hasattr(os, "sync"):
         os.sync()
-    result = measure.run(command(renderer, archive, output), cwd=str(ROOT))
+    result = measure.run(command(renderer, archive, output), cwd=str(ROOT), memory=memory)
     if result.returncode != 0:
         raise RuntimeError(f"the {renderer} render of {archive.name} failed ({result.returncode}):\n{result.stderr}")
     return result
@@ -131,15 +132,18 @@ def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None
 
 def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) -> SizeResult:
     archive = make_archive(reports, work)
-    result = SizeResult(reports, {name: [] for name in RENDERERS})
+    result = SizeResult(reports, {name: [] for name in RENDERERS}, {})
     outputs = {name: site(work, name, reports) for name in RENDERERS}
     for round_number in range(runs):
         order = RENDERERS if round_number % 2 == 0 else RENDERERS[::-1]
         for renderer in order:
             run = render_once(renderer, archive, site(work, renderer, reports, round_number + 1))
             result.runs[renderer].append(run)
-            say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, "
-                f"{run.peak_rss_bytes / 2**20:.0f} MB")
+            say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU")
+    for renderer in RENDERERS:
+        run = render_once(renderer, archive, site(work, renderer, reports, 0), memory=True)
+        result.memory[renderer] = run
+        say(f"  {reports} reports, {renderer}, memory sampled: {run.peak_rss_bytes / 2**20:.0f} MB")
     for renderer in RENDERERS:
         index = (outputs[renderer] / "index.html").read_bytes()
         result.index_raw[renderer] = len(index)
@@ -172,9 +176,10 @@ def report(results: list[SizeResult], page, command_line: str, runs: int, load: 
         "",
         f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
         f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.",
-        f"Each renderer ran {runs} times per size, alternating (ABBA); figures are medians. Peak memory is the",
+        f"Each renderer ran {runs} times per size, alternating (ABBA); times are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
-        "every 5 ms (and never below the largest single process's peak). Each run writes a new folder and",
+        "every 5 ms in one more run of each (and never below the largest single process's peak): sampling",
+        "takes CPU time, so the timed runs are not sampled. Each run writes a new folder and",
         "the disk is synced before it; no run removes files, and the benchmark starts at least six minutes",
         "after the previous one removed its folders (SETTLE_SECONDS in benchmarks/run.py says why).",
         "",

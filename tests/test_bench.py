@@ -38,6 +38,13 @@ def test_tree_memory_counts_forked_children():
     assert result.seconds > 0.5
 
 
+def test_an_unsampled_run_knows_only_its_largest_process():
+    result = measure.run([sys.executable, "-c", TWO_HOLDERS], memory=False)
+
+    assert result.returncode == 0
+    assert HOLD_MB * 2**20 <= result.peak_rss_bytes < 2 * HOLD_MB * 2**20
+
+
 def test_absent_letter_is_one_no_row_holds():
     document = {"rows": [{"model_name": "qa-model", "device": "cpu", "suite": "zeta"}]}
 
