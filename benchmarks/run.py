@@ -130,8 +130,18 @@ def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None
         sleep(wait)
 
 
+def warm(archive: Path) -> None:
+    """Read every file of the archive once, untimed: whichever renderer runs first would otherwise
+    pay for reading from the disk what the system dropped from its cache while idle."""
+    for folder, _, names in os.walk(archive):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as handle:
+                handle.read()
+
+
 def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) -> SizeResult:
     archive = make_archive(reports, work)
+    warm(archive)
     result = SizeResult(reports, {name: [] for name in RENDERERS}, {})
     outputs = {name: site(work, name, reports) for name in RENDERERS}
     for round_number in range(runs):
@@ -179,7 +189,8 @@ def report(results: list[SizeResult], page, command_line: str, runs: int, load: 
         f"Each renderer ran {runs} times per size, alternating (ABBA); times are medians. Peak memory is the",
         "resident memory of the command's process plus what its forked children hold privately, sampled",
         "every 5 ms in one more run of each (and never below the largest single process's peak): sampling",
-        "takes CPU time, so the timed runs are not sampled. Each run writes a new folder and",
+        "takes CPU time, so the timed runs are not sampled. The archive is read once before the runs, so",
+        "that it is in the page cache for the first as for the others. Each run writes a new folder and",
         "the disk is synced before it; no run removes files, and the benchmark starts at least six minutes",
         "after the previous one removed its folders (SETTLE_SECONDS in benchmarks/run.py says why).",
         "",
