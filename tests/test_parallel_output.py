@@ -174,3 +174,26 @@ def test_a_build_refused_beside_a_partner_leaves_nothing_behind(archive, tmp_pat
     assert refused.value.lines() == ["leaderboard.json: /stray: is not a field the schema allows"]
     assert site_files(site) == {"old.html": b"old"}
     assert os.listdir(tmp_path / "out") == ["site"]  # no staging folder left, nothing written into it later
+
+
+@pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two CPUs")
+def test_a_partner_that_cannot_write_its_pages_fails_the_build_and_changes_nothing(archive, tmp_path, monkeypatch, capfd):
+    from benchmark_leaderboard.build import PARALLEL_FROM
+    from benchmark_leaderboard.generator import LeaderboardGenerator
+    from benchmark_leaderboard.render import BuildError
+
+    def no_space_left(self, part):
+        raise OSError(28, "No space left on device")
+
+    reports = archive({f"r{i:04d}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(PARALLEL_FROM + 50)})
+    monkeypatch.setattr(LeaderboardGenerator, "_write_partner_part", no_space_left)
+    site = tmp_path / "out" / "site"
+    site.mkdir(parents=True)
+    (site / "old.html").write_text("old", encoding="utf-8")
+
+    with pytest.raises(BuildError, match="^the forked partner of the build exited with an error; its own error is printed above$"):
+        build(SETTINGS, str(site), reports_dir=str(reports), release_tag="v1", progress=lambda _: None)
+
+    assert "OSError: [Errno 28] No space left on device" in capfd.readouterr().err
+    assert site_files(site) == {"old.html": b"old"}
+    assert os.listdir(tmp_path / "out") == ["site"]

@@ -64,7 +64,7 @@ def run_both(in_parent: Callable[[], None], in_child: Callable[[], None]) -> Non
     finally:
         code = _joined(child)
     if code != 0:
-        raise WorkerFailed(f"the forked page writer exited with status {code}")
+        raise WorkerFailed(f"the forked helper exited with status {code}")
 
 
 class Partner:

@@ -108,6 +108,8 @@ def build(
             raise BuildError(f"the reports folder {error.args[0] if error.args else ''} does not exist or is not a folder") from None
         except ManifestError as error:
             raise BuildError(str(error)) from None
+        except parallel.WorkerFailed as error:
+            raise BuildError(f"{error}; its own error is printed above") from None
         if finish is not None:
             finish(staging)
         files = sum(len(names) for _, _, names in os.walk(staging))
