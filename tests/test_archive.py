@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import report
 
-from benchmark_leaderboard.archive import json_paths, read_archive
+from benchmark_leaderboard.archive import json_paths, read_files
 from core_support import published, ranked_paths, refusal
 
 
@@ -76,9 +76,10 @@ def test_symlinked_files_and_folders_are_never_followed(archive, tmp_path):
     os.symlink(outside, reports / "linked-folder")
     os.symlink(reports, reports / "loop")
     os.symlink(tmp_path / "nowhere.report.json", reports / "dangling.report.json")
-    found = read_archive(str(reports))
-    assert [candidate.path for candidate in found.candidates] == ["inside.report.json"]
-    assert found.problems == [] and found.files_read == 1
+    paths = json_paths(str(reports))
+    candidates, problems = read_files(str(reports), paths)
+    assert [candidate.path for candidate in candidates] == ["inside.report.json"]
+    assert problems == [] and len(paths) == 1
     assert ranked_paths(reports) == ["inside.report.json"]
 
 

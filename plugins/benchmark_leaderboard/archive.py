@@ -23,13 +23,6 @@ class Candidate:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Archive:
-    candidates: list[Candidate]
-    problems: list[Problem]
-    files_read: int
-
-
 def json_paths(root: str) -> list[str]:
     """Relative POSIX paths of every ``*.json`` below ``root``, sorted; links are never followed."""
     found: list[str] = []
@@ -125,14 +118,3 @@ def checked_root(root: str) -> str:
     if not os.path.isdir(root):
         raise NotADirectoryError(root) if os.path.exists(root) else FileNotFoundError(root)
     return root
-
-
-def read_archive(root: str) -> Archive:
-    """Every candidate of the archive at ``root`` and every problem met while reading it.
-
-    Raises ``FileNotFoundError`` or ``NotADirectoryError`` when ``root`` is not a folder.
-    """
-    paths = json_paths(checked_root(root))
-    candidates, problems = read_files(root, paths)
-    problems += archive_problems(paths, len(candidates), len(problems))
-    return Archive(candidates, problems, len(paths))

@@ -148,7 +148,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
             path, value = _metric(metrics, paths)
             where = _metric_pointer(path) if path else "/metrics"
 
-            def rule(field: str = field, path: str = path, value: Any = value, paths: tuple[str, ...] = paths) -> str:
+            def rule() -> str:  # called, if at all, by need() below, before the loop moves on
                 if path:
                     return f"{field} must be a number from 0 to 1, found {_shown(value)}"
                 return f"{field} is missing: expected a value at " + ", ".join(f"metrics.{p}" for p in paths)
