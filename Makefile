@@ -29,6 +29,9 @@ clean: $(STAMP)
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	# The project's own packages, the plugin (plugins/) and the site's tooling (leaderboard_tools/),
+	# import in the environment like installed ones.
+	printf '%s\n' "$(CURDIR)" "$(CURDIR)/plugins" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/openmed-leaderboard.pth"
 	touch $(STAMP)
 
 # The browser tests drive Debian's Chromium; install it when it is missing.

@@ -12,13 +12,11 @@ from contextlib import contextmanager
 
 from invoke import Exit, task
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PLUGINS = os.path.join(HERE, "plugins")
-sys.path.insert(0, PLUGINS)
+from benchmark_leaderboard.problems import BuildRefused
+from leaderboard_tools import pages_branch, preview, release
+from leaderboard_tools.runner import BuildError, build as render
 
-from benchmark_leaderboard import pages_branch, preview, release  # noqa: E402
-from benchmark_leaderboard.problems import BuildRefused  # noqa: E402
-from benchmark_leaderboard.render import BuildError, build as render  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SETTINGS = os.path.join(HERE, "pelicanconf.py")
 PUBLISH_SETTINGS = os.path.join(HERE, "publishconf.py")
@@ -109,11 +107,10 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
     breaks the archive prints its problems, and the last good site stays served."""
     refuse_public_bind(bind)
     command = preview.rebuild_command(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True)
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [PLUGINS, os.environ.get("PYTHONPATH")]))}
 
     def rebuild() -> bool:
         # A fresh interpreter each time, so that edits to the plugin's code count too.
-        return subprocess.run(command, env=environment).returncode == 0
+        return subprocess.run(command).returncode == 0
 
     watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
                os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
@@ -283,7 +280,6 @@ def test(c, k=None):
 })
 def bench(c, sizes="1000,10000", runs=3, browser=True):
     """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md."""
-    sys.path.insert(0, HERE)
     from benchmarks.run import main
 
     flags = "" if (sizes, int(runs), browser) == ("1000,10000", 3, True) else f" --sizes {sizes} --runs {runs}" + ("" if browser else " --no-browser")

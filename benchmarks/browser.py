@@ -6,13 +6,10 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plugins"))
-
-from benchmark_leaderboard.preview import serving as serve  # noqa: E402
+from leaderboard_tools.preview import serving as serve
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

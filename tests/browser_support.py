@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmark_leaderboard.preview import serving
+from leaderboard_tools.preview import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

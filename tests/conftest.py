@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "plugins"))
+
 SETTINGS = str(ROOT / "pelicanconf.py")
 # shared/ lies beside the checkout on developer machines and in CI.
 SHARED = ROOT.parent / "shared"

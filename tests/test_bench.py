@@ -9,9 +9,7 @@ import pytest
 
 from conftest import ROOT, SHARED
 
-sys.path.insert(0, str(ROOT))
-
-from benchmarks import measure  # noqa: E402
+from benchmarks import measure
 from benchmarks.browser import absent_letter  # noqa: E402
 
 # Parent and forked child each hold this much of their own at once: the tree's peak counts both.

@@ -29,7 +29,7 @@ HOSTILE = {
 
 
 def _build(reports: Path | None, output: Path, release_tag: str = "v3.1.0") -> Path:
-    from benchmark_leaderboard.render import build
+    from leaderboard_tools.runner import build
 
     build(SETTINGS, str(output), reports_dir=str(reports) if reports else None, release_tag=release_tag,
           progress=lambda message: None)

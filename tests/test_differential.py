@@ -38,7 +38,7 @@ from differential_support import MANIFEST, Case, all_cases
 from benchmark_leaderboard.build import build_leaderboard
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildRefused
-from benchmark_leaderboard.render import BuildError, build as render_site
+from leaderboard_tools.runner import BuildError, build as render_site
 
 pytestmark = pytest.mark.oracle
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import HASH, SETTINGS, SHARED, report
 
-from benchmark_leaderboard.render import build as render_build, render_into
+from leaderboard_tools.runner import build as render_build, render_into
 from core_support import build, published, write_manifest
 
 OTHER_HASH = "sha256:" + "0123456789abcdef" * 4

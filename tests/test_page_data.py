@@ -14,7 +14,7 @@ import pytest
 from conftest import HASH, SETTINGS, SHARED, report
 
 from benchmark_leaderboard.build import build_leaderboard
-from benchmark_leaderboard.render import build
+from leaderboard_tools.runner import build
 from benchmark_leaderboard.report_page import percent
 
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import SETTINGS, report
 
 from benchmark_leaderboard import parallel
-from benchmark_leaderboard.render import build
+from leaderboard_tools.runner import build
 
 
 def site_files(root: Path) -> dict[str, bytes]:
@@ -138,7 +138,7 @@ def test_an_abandoned_partner_is_killed_and_never_works(tmp_path):
 
 
 def test_removing_a_large_old_render_removes_all_of_it_and_nothing_it_links_to(tmp_path):
-    from benchmark_leaderboard.render import PARALLEL_REMOVAL_FROM, remove_tree
+    from leaderboard_tools.runner import PARALLEL_REMOVAL_FROM, remove_tree
 
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -180,7 +180,7 @@ def test_a_build_refused_beside_a_partner_leaves_nothing_behind(archive, tmp_pat
 def test_a_partner_that_cannot_write_its_pages_fails_the_build_and_changes_nothing(archive, tmp_path, monkeypatch, capfd):
     from benchmark_leaderboard.build import PARALLEL_FROM
     from benchmark_leaderboard.generator import LeaderboardGenerator
-    from benchmark_leaderboard.render import BuildError
+    from leaderboard_tools.runner import BuildError
 
     def no_space_left(self, part):
         raise OSError(28, "No space left on device")

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 from tasks_support import RunningTask, get, small_archive
 
-from benchmark_leaderboard import preview
+from leaderboard_tools import preview
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

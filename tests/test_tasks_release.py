@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, report, run_invoke
 from tasks_support import small_archive
 
-from benchmark_leaderboard import release
+from leaderboard_tools import release
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
 

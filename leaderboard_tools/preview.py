@@ -4,7 +4,7 @@
 to the page (the ``LIVERELOAD`` setting); that script polls ``LIVE_PATH`` on the same origin and reloads
 the page when the server reports a new build. Normal and release builds never contain it.
 
-Run as ``python -m benchmark_leaderboard.preview --settings FILE --output-dir DIR [...]`` it renders once,
+Run as ``python -m leaderboard_tools.preview --settings FILE --output-dir DIR [...]`` it renders once,
 in a fresh interpreter, so that edits to the plugin's own code take effect on every rebuild."""
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def _changes(before, paths, ignore, interval) -> Iterator[list[str]]:
 def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
                     release_tag: str | None, live: bool) -> list[str]:
     """The command that renders once in a fresh interpreter (see ``main``)."""
-    command = [sys.executable, "-m", "benchmark_leaderboard.preview", "--settings", settings, "--output-dir", output_dir]
+    command = [sys.executable, "-m", "leaderboard_tools.preview", "--settings", settings, "--output-dir", output_dir]
     for flag, value in (("--reports-dir", reports_dir), ("--manifest", manifest), ("--release-tag", release_tag)):
         if value is not None:
             command += [flag, value]
@@ -199,10 +199,10 @@ def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, man
 
 def main(argv: list[str] | None = None) -> int:
     """Render once; exit 0 when the site was replaced, 1 when the archive was refused, 2 when the build failed."""
-    from .problems import BuildRefused
-    from .render import BuildError, build
+    from benchmark_leaderboard.problems import BuildRefused
+    from .runner import BuildError, build
 
-    parser = argparse.ArgumentParser(prog="python -m benchmark_leaderboard.preview", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m leaderboard_tools.preview", description=main.__doc__)
     parser.add_argument("--settings", required=True)
     parser.add_argument("--output-dir", required=True)
     parser.add_argument("--reports-dir")

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import parallel
-from .manifest import ManifestError
+from benchmark_leaderboard import parallel
+from benchmark_leaderboard.manifest import ManifestError
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -55,7 +55,7 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     families of the leaderboard it wrote, as the plugin noted them in the settings."""
     from pelican import Pelican
 
-    from .generator import BUILT
+    from benchmark_leaderboard.generator import BUILT
 
     with collector_paused():
         settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})

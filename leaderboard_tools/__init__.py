@@ -1,0 +1,1 @@
+"""The site's tooling beside the plugin: the atomic build runner, the preview server, release checks and the pages branch."""
