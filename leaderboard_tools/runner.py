@@ -55,14 +55,23 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     families of the leaderboard it wrote, as the plugin noted them in the settings."""
     from pelican import Pelican
 
-    from benchmark_leaderboard.generator import BUILT
+    from benchmark_leaderboard.generator import leaderboard_written
 
-    with collector_paused():
-        settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
-        Pelican(settings).run()
-    if BUILT not in settings:
+    written = []
+
+    def receiver(sender, **kwargs) -> None:
+        written.append(kwargs["written"])
+
+    leaderboard_written.connect(receiver)
+    try:
+        with collector_paused():
+            settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
+            Pelican(settings).run()
+    finally:
+        leaderboard_written.disconnect(receiver)
+    if not written:
         raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
-    return settings[BUILT]
+    return written[-1].rows, written[-1].suites, written[-1].families
 
 
 def build(

@@ -31,9 +31,18 @@ DEFAULTS = {
 }
 
 
-# The settings key under which the generator notes, once the site is written, the rows, suites and
-# model families it published: how ``render`` learns what was built without reading it back.
-BUILT = "LEADERBOARD_BUILT"
+@dataclass(frozen=True)
+class Written:
+    """What one build published: sent with ``leaderboard_written`` once every file is written."""
+
+    rows: int
+    suites: int
+    families: int
+
+
+# Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
+# how a runner learns what was built without reading the output back.
+leaderboard_written = signals.signal("leaderboard_written")
 
 
 class ReportPage(Page):
@@ -135,7 +144,7 @@ class LeaderboardGenerator(Generator):
         if partner is not None:
             partner.join()
         families = {family.name for suite in leaderboard.suites for family in suite.families}
-        self.settings[BUILT] = (len(leaderboard.ranked), len(leaderboard.suites), len(families))
+        leaderboard_written.send(self, written=Written(len(leaderboard.ranked), len(leaderboard.suites), len(families)))
 
     def _write_copies(self, copies: Iterable[tuple[str, bytes]]) -> None:
         for path, data in copies:
