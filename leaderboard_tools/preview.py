@@ -15,11 +15,14 @@ import http.server
 import ipaddress
 import json
 import os
+import re
 import secrets
 import socket
+import stat
 import sys
 import threading
 import time
+import urllib.parse
 from typing import Iterator
 
 LIVE_PATH = "/__livereload"
@@ -32,6 +35,12 @@ PREVIEW_HEADERS = {
     "Content-Security-Policy": "default-src 'self'",
     "X-Content-Type-Options": "nosniff",
 }
+# How long a connection may stay silent (no request yet, or a client that stopped reading) before it is
+# closed. Browsers open spare connections and leave them idle; each holds a thread until then, so the
+# limit is short, yet far longer than a loopback request needs.
+IDLE_TIMEOUT = 5.0
+# A percent sign that does not start an escape of two hexadecimal digits.
+_BROKEN_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 # Files an editor or Python leaves behind; changing them is no reason to rebuild.
 _IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
 _IGNORED_FOLDERS = {"__pycache__", ".git", ".pytest_cache"}
@@ -47,6 +56,27 @@ def loopback_problem(bind: str) -> str | None:
         return f"--bind {bind} is not an IP address; the preview listens on loopback only (127.0.0.1, ::1 or localhost)"
     if not address.is_loopback:
         return f"--bind {bind} is not a loopback address; the preview listens on loopback only (127.0.0.1, ::1 or localhost)"
+    return None
+
+
+def request_path_problem(target: str) -> str | None:
+    """Why the request target ``target`` names no file of the served folder, or None when it may.
+
+    The standard handler drops what it cannot use (``..``, a broken escape) and answers another file
+    or a traceback (a NUL byte); the preview says 400 Bad Request instead."""
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    if _BROKEN_ESCAPE.search(path):
+        return "the path has a % that does not start a two-digit hexadecimal escape"
+    try:
+        decoded = urllib.parse.unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        return "the path's escapes do not decode as UTF-8"
+    if "\x00" in decoded:
+        return "the path holds a NUL byte"
+    if not decoded.startswith("/"):
+        return "the path does not start with /"
+    if ".." in decoded.split("/"):
+        return "the path leaves the served folder (..)"
     return None
 
 
@@ -79,14 +109,34 @@ class PreviewServer(http.server.ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
+    def handle_error(self, request, client_address) -> None:
+        """One line instead of the standard traceback; a client that went away is no error at all."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        if not self.quiet:
+            print(f"preview: the request from {client_address[0]} failed: {type(error).__name__}: {error}"
+                  .encode("unicode_escape").decode("ascii"), file=sys.stderr)
+
 
 class PreviewHandler(http.server.SimpleHTTPRequestHandler):
     server: PreviewServer
+    timeout = IDLE_TIMEOUT
+    # Errors are one plain line too: the standard page is HTML written in Python code.
+    error_message_format = "%(code)d %(message)s: %(explain)s\n"
+    error_content_type = "text/plain; charset=utf-8"
 
     def __init__(self, request, client_address, server):
         super().__init__(request, client_address, server, directory=server.directory)
 
+    def do_HEAD(self) -> None:
+        if self._path_refused():
+            return
+        super().do_HEAD()
+
     def do_GET(self) -> None:
+        if self._path_refused():
+            return
         if self.server.live and self.path.split("?", 1)[0] == LIVE_PATH:
             body = json.dumps({"generation": self.server.generation}).encode("utf-8")
             self.send_response(200)
@@ -97,14 +147,35 @@ class PreviewHandler(http.server.SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
+    def _path_refused(self) -> bool:
+        problem = request_path_problem(self.path)
+        if problem is None:
+            return False
+        self.send_error(400, "Bad Request", problem)
+        return True
+
+    def send_head(self):
+        # A FIFO, socket or device is never opened: opening a FIFO waits for a writer, for ever.
+        try:
+            mode = os.stat(self.translate_path(self.path)).st_mode
+        except (OSError, ValueError):
+            mode = None
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            self.send_error(404, "File not found", "not a regular file")
+            return None
+        return super().send_head()
+
     def end_headers(self) -> None:
         for name, value in PREVIEW_HEADERS.items():
             self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
-        if not self.server.quiet and not self.path.startswith(LIVE_PATH):  # live pages poll twice a second
-            super().log_message(format, *args)
+        # Live pages poll twice a second, and an idle connection closed is routine: neither is worth a line.
+        # A connection that timed out before its request line has no path.
+        if self.server.quiet or getattr(self, "path", "").startswith(LIVE_PATH) or format.startswith("Request timed out"):
+            return
+        super().log_message(format, *args)
 
 
 def start_server(directory: str, bind: str, port: int, live: bool = False, quiet: bool = False) -> PreviewServer:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -215,3 +218,90 @@ def test_plain_builds_carry_no_live_reload_script(tmp_path, archive):
     for page in (tmp_path / "out").rglob("*.html"):
         assert "livereload" not in page.read_text(encoding="utf-8"), page
     assert not (tmp_path / "out/theme/livereload.js").exists()
+
+
+def raw_request(url: str, request: bytes, timeout: float = 10) -> bytes:
+    """Send ``request`` as is on a fresh connection and read the whole answer."""
+    host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=timeout) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer
+
+
+STRICT_HEADERS = (b"Cache-Control: no-store\r\nContent-Security-Policy: default-src 'self'\r\n"
+                  b"X-Content-Type-Options: nosniff\r\n")
+
+
+@pytest.mark.parametrize("task", ["serve", "livereload"])
+def test_a_bad_path_gets_400_bad_request_with_the_strict_headers(tmp_path, archive, task):
+    reports = archive(small_archive())
+    running, url = start(task, tmp_path, reports)
+    try:
+        for path, why in [(b"/%00", "the path holds a NUL byte"),
+                          (b"/index.html%00.txt", "the path holds a NUL byte"),
+                          (b"/%ff.html", "the path's escapes do not decode as UTF-8"),
+                          (b"/%zz", "the path has a % that does not start a two-digit hexadecimal escape"),
+                          (b"/../../etc/passwd", "the path leaves the served folder (..)"),
+                          (b"/reports/%2e%2e/%2E%2E/index.html", "the path leaves the served folder (..)")]:
+            for method in (b"GET", b"HEAD"):
+                answer = raw_request(url, method + b" " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+                head, _, body = answer.partition(b"\r\n\r\n")
+                assert head.split(b"\r\n")[0] == b"HTTP/1.0 400 Bad Request", (method, path, answer)
+                assert STRICT_HEADERS in head + b"\r\n", answer
+                assert b"Content-Type: text/plain; charset=utf-8\r\n" in head + b"\r\n"
+                assert body == (f"400 Bad Request: {why}\n".encode() if method == b"GET" else b"")
+        # The server is still there and still answers good paths.
+        assert get(url + "index.html")[0] == 200
+        assert get(url + "reports/golden/a.report.json")[0] == 200
+    finally:
+        assert running.stop() == 0
+    running.wait_for("^stopped$")
+    assert not any("Traceback" in line or "Exception occurred" in line for line in running.lines), running.output()
+
+
+def test_idle_connections_are_closed_after_the_idle_timeout(tmp_path, archive):
+    reports = archive(small_archive())
+    running, url = start("serve", tmp_path, reports)
+    host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+    try:
+        # Twenty connections that never send a request, and one that stops half-way through its request line.
+        idle = [socket.create_connection((host, int(port))) for _ in range(20)]
+        idle[-1].sendall(b"GET /index.ht")
+        deadline = time.monotonic() + preview.IDLE_TIMEOUT + 5
+        for connection in idle:
+            connection.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                assert connection.recv(1024) == b""  # closed by the server, with nothing sent
+            finally:
+                connection.close()
+        assert time.monotonic() < deadline
+        assert get(url)[0] == 200
+    finally:
+        assert running.stop() == 0
+    running.wait_for("^stopped$")
+    assert not any("Traceback" in line or "timed out" in line for line in running.lines), running.output()
+
+
+def test_the_watcher_only_looks_at_a_fifo_and_never_opens_it(tmp_path):
+    watched = write_archive(tmp_path / "site", {"a.json": {}})
+    os.mkfifo(watched / "x.report.json")
+    result: list[dict] = []
+    worker = threading.Thread(target=lambda: result.append(preview.snapshot([str(watched)])), daemon=True)
+    worker.start()
+    worker.join(timeout=10)  # opening the FIFO for reading would wait for a writer for ever
+    assert not worker.is_alive(), "the watcher hangs on a FIFO"
+    assert sorted(Path(path).name for path in result[0]) == ["a.json", "x.report.json"]
+    # The FIFO as a watched path of its own (a manifest, say) is only looked at too.
+    assert list(preview.snapshot([str(watched / "x.report.json")])) == [str(watched / "x.report.json")]
+
+
+@pytest.mark.parametrize("target, problem", [
+    ("/index.html", None), ("/report/golden/a%20b.report.html?x=%zz#y", None), ("/caf%C3%A9/", None),
+    ("/%00", "the path holds a NUL byte"), ("/a%0", "the path has a % that does not start a two-digit hexadecimal escape"),
+    ("/%C3", "the path's escapes do not decode as UTF-8"), ("/a/../b", "the path leaves the served folder (..)"),
+    ("index.html", "the path does not start with /")])
+def test_request_path_problems(target, problem):
+    assert preview.request_path_problem(target) == problem
