@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 REPORT_SCHEMA = "benchmark-report.schema.json"
 LEADERBOARD_SCHEMA = "leaderboard.schema.json"
-SCHEMA_NAMES = (REPORT_SCHEMA, LEADERBOARD_SCHEMA)
+SCHEMA_NAMES = (REPORT_SCHEMA, LEADERBOARD_SCHEMA, "leaderboard-diff.schema.json")
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 
 
