@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, padding, rsa
 from cryptography.x509.oid import NameOID
 
 from conftest import ROOT
@@ -71,7 +71,7 @@ def certificate(private_key, names: list[x509.GeneralName] | None = None) -> byt
                .not_valid_after(datetime.datetime(2027, 1, 1, tzinfo=datetime.timezone.utc)))
     if names is not None:
         builder = builder.add_extension(x509.SubjectAlternativeName(names), critical=False)
-    algorithm = None if isinstance(private_key, ed25519.Ed25519PrivateKey) else hashes.SHA256()
+    algorithm = None if isinstance(private_key, (ed25519.Ed25519PrivateKey, ed448.Ed448PrivateKey)) else hashes.SHA256()
     return builder.sign(private_key, algorithm).public_bytes(serialization.Encoding.DER)
 
 
@@ -330,6 +330,12 @@ def test_an_empty_signature(tmp_path: Path):
         f"{BUNDLE}: /messageSignature/signature: does not verify over the bytes of models.jsonl"]
 
 
+def test_a_pinned_key_of_another_kind_is_refused(tmp_path: Path):
+    private_key = ed448.Ed448PrivateKey.generate()
+    path = write(tmp_path, MANIFEST, bundle(MANIFEST, private_key))
+    assert lines(path, key=pin(private_key)) == [f"{BUNDLE}: is signed with a key that is not ECDSA, RSA or Ed25519"]
+
+
 def test_a_huge_bundle_is_one_line_and_not_read_whole(tmp_path: Path):
     path = write(tmp_path, MANIFEST, raw=b" " * (MAX_BUNDLE_BYTES + 1))
     assert lines(path) == [f"{BUNDLE}: is larger than {MAX_BUNDLE_BYTES} bytes, too large for a signature bundle"]
@@ -344,22 +350,26 @@ def test_a_deeply_nested_bundle_is_one_line(tmp_path: Path):
 
 @pytest.fixture
 def opened(monkeypatch) -> list[str]:
-    """Every path ``os.open`` is called with, in order."""
+    """Every path ``os.open`` or ``open`` is called with, in order."""
+    import builtins
+
     calls: list[str] = []
-    real = os.open
 
-    def counting(path, *args, **kwargs):
-        calls.append(os.fspath(path))
-        return real(path, *args, **kwargs)
+    def recording(real):
+        def call(path, *args, **kwargs):
+            calls.append(os.fspath(path) if isinstance(path, (str, bytes, os.PathLike)) else repr(path))
+            return real(path, *args, **kwargs)
+        return call
 
-    monkeypatch.setattr(os, "open", counting)
+    monkeypatch.setattr(os, "open", recording(os.open))
+    monkeypatch.setattr(builtins, "open", recording(builtins.open))
     return calls
 
 
-def test_the_bundle_is_read_once(tmp_path: Path, opened: list[str]):
+def test_the_manifest_and_the_bundle_are_each_read_once(tmp_path: Path, opened: list[str]):
     path = write(tmp_path, MANIFEST, bundle(MANIFEST, KEYS["ed25519"]))
     assert lines(path) == []
-    assert opened.count(str(path) + ".sigstore.json") == 1
+    assert opened.count(str(path)) == 1 and opened.count(str(path) + ".sigstore.json") == 1
 
 
 def test_a_fifo_named_like_the_bundle_is_refused_without_being_opened(tmp_path: Path, opened: list[str]):
@@ -413,6 +423,14 @@ def test_no_bundle_means_no_check(tmp_path: Path):
 def test_no_manifest_means_no_check(tmp_path: Path):
     path = write(tmp_path, None, raw=b"{not json")
     assert read_manifest(str(path), environ=NO_SKIP) == ({}, [])
+
+
+def test_a_fifo_as_the_manifest_stops_the_build_without_being_opened(tmp_path: Path, opened: list[str]):
+    os.mkfifo(tmp_path / "models.jsonl")
+    with pytest.raises(ManifestError) as raised:
+        read_manifest(str(tmp_path / "models.jsonl"), environ=NO_SKIP)
+    assert str(raised.value) == f"the manifest {tmp_path / 'models.jsonl'} is not a regular file"
+    assert str(tmp_path / "models.jsonl") not in opened
 
 
 def test_a_refused_bundle_keeps_every_row_of_the_manifest_unused(tmp_path: Path):
