@@ -1,38 +1,51 @@
 # Two commands for a fresh clone: `make build` renders the bundled archive, `make test` runs every test.
-# Each creates .venv from requirements.lock when it is missing, then hands over to invoke (tasks.py).
+# Each creates .venv when it is missing, installs what it needs, then hands over to invoke (tasks.py):
+# `make build` installs requirements.lock alone (what building needs), `make test` adds
+# requirements-test.lock (the tests' and the benchmark's packages) and Debian's Chromium.
 
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-from-lock
+BUILD_STAMP := $(VENV)/.installed-build-lock
+TEST_STAMP := $(VENV)/.installed-test-lock
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps
 CHROMIUM ?= /usr/bin/chromium
-# The release tag of reports that carry none (the bundled archive has one such report).
+# The release tag of the bundled archive (content/benchmarks/), for its reports that carry none:
+# there is no default release tag, so a build of that archive must be given one.
 RELEASE_TAG ?= v3.1.0
 
-.PHONY: build test serve livereload clean chromium
+.PHONY: build test serve livereload clean chromium release-tag
 
-build: $(STAMP)
+build: $(BUILD_STAMP)
 	$(BIN)/invoke build --release-tag $(RELEASE_TAG)
 
-test: $(STAMP) chromium
+test: $(TEST_STAMP) chromium
 	$(BIN)/invoke test
 
-serve: $(STAMP)
+serve: $(BUILD_STAMP)
 	$(BIN)/invoke serve --release-tag $(RELEASE_TAG)
 
-livereload: $(STAMP)
+livereload: $(BUILD_STAMP)
 	$(BIN)/invoke livereload --release-tag $(RELEASE_TAG)
 
-clean: $(STAMP)
+clean: $(BUILD_STAMP)
 	$(BIN)/invoke clean
 
-$(STAMP): requirements.lock
+# The tag above, for scripts (the Pages workflow renders master with it).
+release-tag:
+	@echo $(RELEASE_TAG)
+
+$(BUILD_STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements.lock
+	$(PIP_INSTALL) -r requirements.lock
 	# The project's own packages, the plugin (plugins/) and the site's tooling (leaderboard_tools/),
 	# import in the environment like installed ones.
 	printf '%s\n' "$(CURDIR)" "$(CURDIR)/plugins" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/openmed-leaderboard.pth"
-	touch $(STAMP)
+	touch $@
+
+$(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock
+	$(PIP_INSTALL) -r requirements-test.lock
+	touch $@
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
 chromium:

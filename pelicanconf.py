@@ -24,8 +24,8 @@ PLUGINS = ["benchmark_leaderboard"]
 # The archive the site publishes; `invoke build` flags override these.
 LEADERBOARD_REPORTS_DIR = os.path.join(HERE, "content", "benchmarks")
 LEADERBOARD_MANIFEST = os.path.join(HERE, "models.jsonl")
-# The fallback for reports that predate metadata.release_tag: the release this archive belongs to.
-LEADERBOARD_RELEASE_TAG = "v3.1.0"
+# No LEADERBOARD_RELEASE_TAG: a report without a tag of its own is refused unless the build is
+# given one (`invoke build --release-tag`; `make build` passes the bundled archive's).
 
 # Only Markdown pages are content; the leaderboard generator writes index.html itself.
 ARTICLE_PATHS = ["articles"]
