@@ -24,7 +24,7 @@ BUILD_HELP = {
     "reports-dir": "folder of archived BenchmarkReport JSON (default: content/benchmarks)",
     "output-dir": "where the site is written (default: output)",
     "manifest": "models.jsonl with family and hash fallbacks (default: models.jsonl)",
-    "release-tag": "release tag for reports that carry none (no default: without it, such a report is refused)",
+    "release-tag": "release tag for reports that carry none (default: pelicanconf's LEADERBOARD_RELEASE_TAG)",
 }
 SERVE_HELP = {
     **BUILD_HELP,
@@ -168,11 +168,24 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         raise Exit("verify needs --output-dir: the published folder to check", code=2)
     if not os.path.isdir(output_dir):
         raise Exit(f"verify: {output_dir} is not a folder", code=2)
+    refuse_bad_tag(release_tag)
+    # What the folder says it is comes first: the render of another release is refused without a render.
+    problem = release.release_marker_problem(output_dir, release_tag)
+    if problem:
+        raise Exit(f"verify: {problem}", code=1)
+    ignored = (".git",) if os.path.lexists(os.path.join(output_dir, ".git")) else ()
+    if ignored:  # a clone or worktree of the pages branch: its repository (a folder, or a worktree's file) is no part of the render
+        say(f"verify: ignoring .git in {release.one_line(output_dir)}")
     with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch:
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest)
         expected = release.tree_digests(fresh)
-    difference = release.compare_trees(expected, release.tree_digests(output_dir))
+    try:
+        published = release.tree_digests(output_dir, ignore=ignored)
+    except OSError as error:
+        raise Exit(f"verify: cannot read {release.one_line(error.filename or output_dir)}: {error.strerror or error}",
+                   code=2)
+    difference = release.compare_trees(expected, published)
     if difference:
         for line in difference.lines():
             print(line)
@@ -206,11 +219,16 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
 
 
 def run_release(release_tag, reports_dir, output_dir, manifest):
-    """A release render: the tag checked, publishconf.py, then .nojekyll and SHA256SUMS in the same swap."""
+    """A release render: the tag checked, publishconf.py, then the marker, .nojekyll and SHA256SUMS in the same swap."""
+    refuse_bad_tag(release_tag)
+    return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
+                     finish=lambda folder: release.seal_release(folder, release_tag))
+
+
+def refuse_bad_tag(release_tag):
     problem = release.release_tag_problem(release_tag)
     if problem:
         raise Exit(f"release refused: {problem}", code=2)
-    return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS, finish=release.seal_release)
 
 
 def refuse_public_bind(bind):

@@ -7,8 +7,13 @@ import os
 import subprocess
 import tempfile
 
+from .release import NO_JEKYLL, one_line
+
 # Bytes in the commit exactly as in the folder, whatever the user's git configuration says.
 _GIT = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fileMode=true"]
+# Files of the branch that GitHub Pages reads and a render may not have (CNAME: the site's own domain):
+# a new commit keeps the tip's when the folder has none.
+KEPT_FROM_TIP = ("CNAME", NO_JEKYLL)
 
 
 class PagesBranchError(Exception):
@@ -24,15 +29,17 @@ def commit_folder(repository: str, folder: str, branch: str, message: str) -> st
     ref = "refs/heads/" + branch
     if _git(repository, "check-ref-format", ref, check=False).returncode != 0:
         raise PagesBranchError(f"{branch!r} is not a valid branch name")
-    head = _git(repository, "symbolic-ref", "--quiet", "HEAD", check=False).stdout.strip()
-    if head == ref:
-        raise PagesBranchError(f"{branch} is checked out in {repository}; switch to another branch first")
+    holder = checked_out_in(repository, ref)
+    if holder is not None:
+        raise PagesBranchError(f"{branch} is checked out in {one_line(holder)}; switch to another branch there first")
     found = _git(repository, "rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
     parent = found.stdout.strip() if found.returncode == 0 else None
     with tempfile.TemporaryDirectory(prefix="pages-index-") as scratch:
         env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "index")}
         # -f: the folder is published whole, whatever .gitignore or a global exclude file says.
         _git(repository, "--work-tree", os.path.abspath(folder), "add", "--all", "--force", ".", env=env)
+        if parent is not None:
+            _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return None
@@ -40,6 +47,33 @@ def commit_folder(repository: str, folder: str, branch: str, message: str) -> st
     # Only move the branch if nobody else did meanwhile (an empty old value: the branch must not exist yet).
     _git(repository, "update-ref", "-m", message.splitlines()[0], ref, commit, parent or "")
     return commit
+
+
+def checked_out_in(repository: str, ref: str) -> str | None:
+    """The worktree of ``repository`` (the main one or any added one) that has ``ref`` checked out, or None.
+
+    Moving such a branch would leave that worktree's files and index behind its HEAD; git refuses it too."""
+    listing = _git(repository, "worktree", "list", "--porcelain", "-z").stdout
+    for record in listing.split("\0\0"):
+        fields = dict(field.split(" ", 1) if " " in field else (field, "") for field in record.split("\0") if field)
+        if fields.get("branch") == ref:
+            return fields.get("worktree", repository)
+    return None
+
+
+def _keep_from_tip(repository: str, parent: str, env: dict[str, str]) -> None:
+    """Add to the index each file of ``KEPT_FROM_TIP`` that the tip's tree has at its root and the folder has not."""
+    staged = set(_git(repository, "ls-files", "-z", "--cached", "--", *KEPT_FROM_TIP, env=env).stdout.split("\0"))
+    for name in KEPT_FROM_TIP:
+        if name in staged:
+            continue
+        entry = _git(repository, "ls-tree", "-z", parent, "--", name).stdout.rstrip("\0")
+        if not entry:
+            continue
+        info, _, path = entry.partition("\t")
+        mode, kind, blob = info.split()
+        if kind == "blob" and path == name:
+            _git(repository, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{name}", env=env)
 
 
 def push(repository: str, remote: str, branch: str) -> None:

@@ -1,17 +1,56 @@
-"""Release renders: the tag rule, SHA256SUMS and comparing a published folder with a fresh render.
+"""Release renders: the tag rule, the render's marker, SHA256SUMS and comparing a published folder with a fresh render.
 
-Reading a folder (``tree_digests``) is the only I/O here; everything else takes data and returns data."""
+Reading a folder (``tree_digests``, ``release_marker_problem``) and sealing one are the only I/O here;
+everything else takes data and returns data."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 
 CHECKSUMS = "SHA256SUMS"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
 NO_JEKYLL = ".nojekyll"
+
+try:
+    from benchmark_leaderboard.problems import one_line
+except ImportError:  # until the plugin's own lands: the same rule
+    def one_line(text: str) -> str:
+        return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+
+try:
+    from benchmark_leaderboard.output import MARKER, marker_bytes, read_marker
+except ModuleNotFoundError as missing:  # until the plugin's output module lands: the same name, bytes and rules
+    if missing.name != "benchmark_leaderboard.output":
+        raise
+    MARKER = ".leaderboard-render.json"
+
+    def marker_bytes(release_tag: str | None) -> bytes:
+        document = {"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": release_tag}
+        return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+    def read_marker(folder: str) -> dict | None:
+        path = os.path.join(folder, MARKER)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as handle:
+                data = handle.read(4097) if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else b""
+            document = json.loads(data.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        tag = document.get("release_tag") if isinstance(document, dict) else None
+        return document if (tag is None or isinstance(tag, str)) and data == marker_bytes(tag) else None
+
+
+_KINDS = ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
+          (stat.S_ISBLK, "block device"))
+# What tree_digests records for a path that is neither a regular file, a folder nor a link.
+NOT_REGULAR = "not-a-regular-file:"
 
 # v<major>.<minor>.<patch>, then an optional pre-release (-rc.1) and build (+build.5), as Semantic Versioning 2.0.0 spells them.
 _NUMBER = r"(?:0|[1-9][0-9]*)"
@@ -32,24 +71,31 @@ def release_tag_problem(tag: str | None) -> str | None:
     return None
 
 
-def tree_digests(root: str) -> dict[str, str]:
+def tree_digests(root: str, ignore: tuple[str, ...] = ()) -> dict[str, str]:
     """Every file below ``root``: its POSIX path relative to ``root`` -> its sha256 in hex.
 
-    Symbolic links are not followed; one is recorded as ``symlink:<target>``, which never equals a file's digest."""
+    Names in ``ignore`` are left out at the top level only (a checkout's ``.git``). Symbolic links
+    are not followed; one is recorded as ``symlink:<target>``. A FIFO, socket or device is never
+    opened: it is recorded as ``not-a-regular-file:<kind>``. Neither ever equals a file's digest.
+    An unreadable folder or file raises ``OSError``: a file that cannot be read is no proof."""
     digests: dict[str, str] = {}
-    for folder, subfolders, names in os.walk(root):
-        subfolders.sort()
-        for name in list(subfolders):
-            path = os.path.join(folder, name)
-            if os.path.islink(path):
-                digests[_relative(root, path)] = "symlink:" + os.readlink(path)
-                subfolders.remove(name)
-        for name in sorted(names):
-            path = os.path.join(folder, name)
-            if os.path.islink(path):
-                digests[_relative(root, path)] = "symlink:" + os.readlink(path)
+    pending = [root]  # a list, not recursion: a render may nest deeper than Python's stack
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
+            listed = sorted(entries, key=lambda entry: entry.name)
+        for entry in listed:
+            if folder == root and entry.name in ignore:
+                continue
+            relative = _relative(root, entry.path)
+            if entry.is_symlink():
+                digests[relative] = "symlink:" + os.readlink(entry.path)
+            elif entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                digests[relative] = _sha256_file(entry.path)
             else:
-                digests[_relative(root, path)] = _sha256_file(path)
+                digests[relative] = NOT_REGULAR + _kind(entry.stat(follow_symlinks=False).st_mode)
     return dict(sorted(digests.items()))
 
 
@@ -73,16 +119,21 @@ class TreeDifference:
     added: tuple[str, ...]    # in the published folder, not in the render
     missing: tuple[str, ...]  # in the render, not in the published folder
     changed: tuple[str, ...]  # in both, with different bytes
+    irregular: tuple[str, ...] = ()  # of those added or changed: a FIFO, socket or device in the published folder
 
     def __bool__(self) -> bool:
         return bool(self.added or self.missing or self.changed)
 
     def lines(self) -> list[str]:
-        """One line a file, sorted by path: ``added: P``, ``missing: P`` or ``changed: P``."""
+        """One line a file, sorted by path: ``added: P``, ``missing: P`` or ``changed: P``, with
+        `` (not a regular file)`` after a FIFO, socket or device. A path that holds a control
+        character (a newline, say) is shown escaped, so that each file stays on one line."""
         entries = [(path, "added") for path in self.added]
         entries += [(path, "missing") for path in self.missing]
         entries += [(path, "changed") for path in self.changed]
-        return [f"{kind}: {path}" for path, kind in sorted(entries)]
+        irregular = set(self.irregular)
+        return [f"{kind}: {one_line(path)}" + (" (not a regular file)" if path in irregular and kind != "missing" else "")
+                for path, kind in sorted(entries)]
 
 
 def compare_trees(expected: dict[str, str], published: dict[str, str]) -> TreeDifference:
@@ -91,16 +142,38 @@ def compare_trees(expected: dict[str, str], published: dict[str, str]) -> TreeDi
         added=tuple(sorted(set(published) - set(expected))),
         missing=tuple(sorted(set(expected) - set(published))),
         changed=tuple(sorted(path for path in set(expected) & set(published) if expected[path] != published[path])),
+        irregular=tuple(sorted(path for path, digest in published.items() if digest.startswith(NOT_REGULAR))),
     )
 
 
-def seal_release(folder: str) -> None:
-    """Finish a release render in ``folder``: add ``.nojekyll``, then ``SHA256SUMS`` of every other file."""
+def release_marker_problem(folder: str, release_tag: str) -> str | None:
+    """Why ``folder`` cannot be the render of ``release_tag`` by what its marker records, or None.
+
+    Only the marker is read (a regular file, never through a link): nothing is rendered to know this."""
+    if not os.path.lexists(os.path.join(folder, MARKER)):
+        return f"{one_line(folder)} is not a release render (it has no {MARKER})"
+    marker = read_marker(folder)
+    if marker is None:
+        return f"{one_line(folder)} is not a release render (its {MARKER} is not a leaderboard render's marker)"
+    if marker["release_tag"] is None:
+        return f"{one_line(folder)} is not a release render (its {MARKER} records no release tag)"
+    if marker["release_tag"] != release_tag:
+        return f"{one_line(folder)} is the render of {one_line(marker['release_tag'])}, not of {release_tag}"
+    return None
+
+
+def seal_release(folder: str, release_tag: str) -> None:
+    """Finish a release render in ``folder``: its marker (unless the render wrote it already), ``.nojekyll``,
+    then ``SHA256SUMS`` of every other file."""
+    marker = os.path.join(folder, MARKER)
+    if not os.path.lexists(marker):
+        with open(marker, "wb") as handle:
+            handle.write(marker_bytes(release_tag))
     with open(os.path.join(folder, NO_JEKYLL), "wb"):
         pass
     digests = tree_digests(folder)
     digests.pop(CHECKSUMS, None)
-    with open(os.path.join(folder, CHECKSUMS), "w", encoding="utf-8", newline="\n") as handle:
+    with open(os.path.join(folder, CHECKSUMS), "w", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
         handle.write(sha256sums_text(digests))
 
 
@@ -109,8 +182,17 @@ def _relative(root: str, path: str) -> str:
 
 
 def _sha256_file(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    # O_NONBLOCK: should a FIFO take the file's place after it was listed, opening it does not wait for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with open(descriptor, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            return NOT_REGULAR + _kind(mode)
+        digest = hashlib.sha256()
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "special file")

@@ -11,6 +11,8 @@ import pytest
 from conftest import ROOT, run_invoke
 from tasks_support import git, small_archive
 
+from leaderboard_tools import pages_branch, release
+
 IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
             "GIT_COMMITTER_NAME": "Release", "GIT_COMMITTER_EMAIL": "release@example.invalid",
             "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
@@ -39,6 +41,11 @@ def publish(tmp_path: Path, reports: Path, tag: str) -> Path:
                         "--manifest", str(tmp_path / "none.jsonl"), "--output-dir", str(output), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     return output
+
+
+def verify(tmp_path: Path, reports: Path, folder: Path, tag: str) -> subprocess.CompletedProcess:
+    return run_invoke("--search-root", str(ROOT), "verify", "--release-tag", tag, "--reports-dir", str(reports),
+                      "--manifest", str(tmp_path / "none.jsonl"), "--output-dir", str(folder), cwd=tmp_path)
 
 
 def branch_files(repository: Path, ref: str) -> dict[str, bytes]:
@@ -96,10 +103,15 @@ def test_the_branch_can_be_verified_and_pushed(tmp_path, archive, repository):
     # Anyone can check out the pages branch and verify it against the archive.
     checkout = tmp_path / "checkout"
     git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(remote), str(checkout))
-    subprocess.run(["rm", "-rf", str(checkout / ".git")], check=True)
-    verified = run_invoke("--search-root", str(ROOT), "verify", "--release-tag", "v2.0.0", "--reports-dir", str(reports),
-                          "--manifest", str(tmp_path / "none.jsonl"), "--output-dir", str(checkout), cwd=tmp_path)
+    verified = verify(tmp_path, reports, checkout, "v2.0.0")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout == ""
+    assert verified.stderr.splitlines()[0] == f"verify: ignoring .git in {checkout}"
+    assert verified.stderr.splitlines()[-1].startswith(f"verified: {checkout} is identical to the render of v2.0.0 (")
+    # The clone is the render of v2.0.0 and of no other release.
+    other = verify(tmp_path, reports, checkout, "v2.0.1")
+    assert (other.returncode, other.stdout) == (1, "")
+    assert other.stderr.splitlines() == [f"verify: {checkout} is the render of v2.0.0, not of v2.0.1"]
 
 
 def test_a_bad_tag_or_a_checked_out_branch_is_refused(tmp_path, archive, repository):
@@ -109,7 +121,78 @@ def test_a_bad_tag_or_a_checked_out_branch_is_refused(tmp_path, archive, reposit
     git(repository, "checkout", "--quiet", "-b", "gh-pages")
     busy = gh_pages(repository, reports, "v1.0.0")
     assert busy.returncode == 2
-    assert busy.stderr.strip().splitlines()[-1] == "gh-pages: gh-pages is checked out in .; switch to another branch first"
+    assert busy.stderr.strip().splitlines()[-1] == (f"gh-pages: gh-pages is checked out in {os.path.realpath(repository)}; "
+                                                    "switch to another branch there first")
     assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == ["Start"]
     elsewhere = gh_pages(tmp_path, reports, "v1.0.0")
     assert elsewhere.returncode == 2 and elsewhere.stderr.strip().endswith("gh-pages: . is not a git repository")
+
+
+def test_a_branch_checked_out_in_another_worktree_is_refused(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    assert gh_pages(repository, reports, "v1.0.0").returncode == 0
+    tip = git(repository, "rev-parse", "gh-pages")
+    worktree = tmp_path / "pages-worktree"
+    git(repository, "worktree", "add", "--quiet", str(worktree), "gh-pages")
+    busy = gh_pages(repository, reports, "v1.1.0")
+    assert busy.returncode == 2
+    assert busy.stderr.strip().splitlines()[-1] == (f"gh-pages: gh-pages is checked out in {os.path.realpath(worktree)}; "
+                                                    "switch to another branch there first")
+    assert git(repository, "rev-parse", "gh-pages") == tip
+    assert git(worktree, "status", "--porcelain") == ""
+    # Once that worktree is on another branch, the release goes through.
+    git(worktree, "checkout", "--quiet", "--detach")
+    assert gh_pages(repository, reports, "v1.1.0").returncode == 0
+    assert git(repository, "rev-parse", "gh-pages~1") == tip
+
+
+def test_a_cname_and_nojekyll_on_the_branch_are_kept(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    assert gh_pages(repository, reports, "v1.0.0").returncode == 0
+    # The site's owner sets a custom domain on the branch itself, as GitHub's settings page does.
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(repository), str(clone))
+    (clone / "CNAME").write_text("leaderboard.example.org\n", encoding="utf-8")
+    git(clone, "add", "CNAME")
+    git(clone, "commit", "--quiet", "-m", "Custom domain")
+    git(clone, "push", "--quiet", "origin", "gh-pages")
+
+    result = gh_pages(repository, reports, "v1.0.1")
+    assert result.returncode == 0, result.stderr
+    files = branch_files(repository, "gh-pages")
+    assert files["CNAME"] == b"leaderboard.example.org\n"
+    assert files[".nojekyll"] == b""
+    rendered = tree_bytes(publish(tmp_path, reports, "v1.0.1"))
+    assert {name: data for name, data in files.items() if name != "CNAME"} == rendered
+
+
+def test_commit_folder_keeps_the_tips_cname_and_nojekyll_when_the_folder_has_none(tmp_path, repository):
+    first = tmp_path / "first"
+    first.mkdir()
+    for name, data in {"index.html": b"one", "CNAME": b"example.org\n", ".nojekyll": b"", "sub/CNAME": b"x"}.items():
+        (first / name).parent.mkdir(parents=True, exist_ok=True)
+        (first / name).write_bytes(data)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in IDENTITY.items():
+            patch.setenv(name, value)
+        assert pages_branch.commit_folder(str(repository), str(first), "gh-pages", "First\n")
+        second = tmp_path / "second"
+        second.mkdir()
+        (second / "index.html").write_bytes(b"two")
+        assert pages_branch.commit_folder(str(repository), str(second), "gh-pages", "Second\n")
+        assert branch_files(repository, "gh-pages") == {"index.html": b"two", "CNAME": b"example.org\n", ".nojekyll": b""}
+        # A folder with its own CNAME wins over the tip's.
+        (second / "CNAME").write_bytes(b"other.example.org\n")
+        assert pages_branch.commit_folder(str(repository), str(second), "gh-pages", "Third\n")
+        assert branch_files(repository, "gh-pages")["CNAME"] == b"other.example.org\n"
+
+
+def test_another_release_of_the_same_archive_is_a_new_commit(archive, repository):
+    # Every report carries its own release tag: the render's marker alone names the release.
+    reports = archive(small_archive())
+    assert gh_pages(repository, reports, "v1.0.0").returncode == 0
+    result = gh_pages(repository, reports, "v9.9.9")
+    assert result.returncode == 0, result.stderr
+    assert git(repository, "log", "--format=%s", "gh-pages").splitlines() == [
+        "Publish the benchmark leaderboard v9.9.9", "Publish the benchmark leaderboard v1.0.0"]
+    assert branch_files(repository, "gh-pages")[release.MARKER] == release.marker_bytes("v9.9.9")

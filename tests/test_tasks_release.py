@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import socket
 import subprocess
 from pathlib import Path
 
@@ -26,9 +28,10 @@ def publish(tmp_path: Path, reports: Path, output: Path, tag: str = "v1.2.3") ->
                       "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
 
 
-def verify(tmp_path: Path, reports: Path, output: Path, tag: str = "v1.2.3") -> subprocess.CompletedProcess:
+def verify(tmp_path: Path, reports: Path, output: Path, tag: str = "v1.2.3", timeout: float = 120) -> subprocess.CompletedProcess:
     return run_invoke("--search-root", str(ROOT), "verify", "--release-tag", tag, "--reports-dir", str(reports),
-                      "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+                      "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path,
+                      timeout=timeout)
 
 
 @pytest.fixture
@@ -108,6 +111,16 @@ def test_verify_notices_a_changed_archive(published, tmp_path):
     assert "changed: SHA256SUMS" in result.stdout.splitlines()
 
 
+def test_verify_against_another_release_fails_before_any_render(published, tmp_path):
+    # Every report carries its own tag: only the render's marker tells v1.2.3's render from v1.2.4's.
+    reports, output = published
+    assert (output / release.MARKER).read_bytes() == (
+        b'{\n  "generator": "openmed-benchmark-leaderboard",\n  "marker": 1,\n  "release_tag": "v1.2.3"\n}\n')
+    result = verify(tmp_path, reports, output, tag="v1.2.4")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [f"verify: {output} is the render of v1.2.3, not of v1.2.4"]
+
+
 def test_verify_with_another_fallback_tag_fails(tmp_path, archive):
     untagged = report(model_name="OpenMed/model-u")
     del untagged["metadata"]["release_tag"]
@@ -117,7 +130,65 @@ def test_verify_with_another_fallback_tag_fails(tmp_path, archive):
     assert '"release_tag": "v1.2.3"' in (output / "leaderboard.json").read_text(encoding="utf-8")
     result = verify(tmp_path, reports, output, tag="v1.2.4")
     assert result.returncode == 1
-    assert "changed: leaderboard.json" in result.stdout.splitlines()
+    assert result.stderr.splitlines() == [f"verify: {output} is the render of v1.2.3, not of v1.2.4"]
+
+
+@pytest.mark.parametrize("marker, why", [
+    (None, "it has no .leaderboard-render.json"),
+    (b'{"generator": "another-generator", "marker": 1, "release_tag": "v1.2.3"}',
+     "its .leaderboard-render.json is not a leaderboard render's marker"),
+    (b"not json", "its .leaderboard-render.json is not a leaderboard render's marker"),
+    ("fifo", "its .leaderboard-render.json is not a leaderboard render's marker"),
+    (release.marker_bytes(None), "its .leaderboard-render.json records no release tag"),
+])
+def test_verify_refuses_a_folder_that_is_not_a_release_render(published, tmp_path, marker, why):
+    reports, output = published
+    path = output / release.MARKER
+    path.unlink()
+    if marker == "fifo":
+        os.mkfifo(path)  # never opened: the check would wait for a writer for ever
+    elif marker is not None:
+        path.write_bytes(marker)
+    result = verify(tmp_path, reports, output, timeout=60)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [f"verify: {output} is not a release render ({why})"]
+
+
+def test_verify_ignores_a_worktrees_git_file_and_says_so(published, tmp_path):
+    reports, output = published
+    (output / ".git").write_text("gitdir: /elsewhere/.git/worktrees/site\n", encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr.splitlines()[0] == f"verify: ignoring .git in {output}"
+    # Only the folder's own .git: one deeper down is a file like any other.
+    (output / "reports/.git").mkdir()
+    (output / "reports/.git/HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    deeper = verify(tmp_path, reports, output)
+    assert deeper.returncode == 1
+    assert deeper.stdout.splitlines() == ["added: reports/.git/HEAD"]
+
+
+def test_verify_reports_a_fifo_or_socket_without_opening_it(published, tmp_path):
+    reports, output = published
+    (output / "index.html").unlink()
+    os.mkfifo(output / "index.html")
+    os.mkfifo(output / "x.report.json")
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(output / "reports/golden/s.json"))
+        result = verify(tmp_path, reports, output, timeout=60)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["changed: index.html (not a regular file)",
+                                          "added: reports/golden/s.json (not a regular file)",
+                                          "added: x.report.json (not a regular file)"]
+    assert "is not the render of this archive: 3 files differ" in result.stderr
+
+
+def test_a_file_name_with_a_newline_stays_on_one_line(published, tmp_path):
+    reports, output = published
+    (output / "new\nline.html").write_text("x", encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert result.returncode == 1
+    assert result.stdout == "added: new\\nline.html\n"
 
 
 @pytest.mark.parametrize("tag", ["1.2.3", "v1.2", "release"])
