@@ -24,7 +24,7 @@ BUILD_HELP = {
     "reports-dir": "folder of archived BenchmarkReport JSON (default: content/benchmarks)",
     "output-dir": "where the site is written (default: output)",
     "manifest": "models.jsonl with family and hash fallbacks (default: models.jsonl)",
-    "release-tag": "release tag for reports that carry none (default: pelicanconf's LEADERBOARD_RELEASE_TAG)",
+    "release-tag": "release tag for reports that carry none (no default: without it, such a report is refused)",
 }
 SERVE_HELP = {
     **BUILD_HELP,
