@@ -1,6 +1,6 @@
 """The leaderboard benchmark: this project against the reference renderer, side by side.
 
-For each size it makes a synthetic archive with ``shared/bench/make_archive.py``, renders it with
+For each size it makes a synthetic archive with ``benchmarks/make_archive.py``, renders it with
 ``invoke build`` and with the reference's command line, alternating (ABBA) so that a busy machine
 slows both alike, and reports median wall time, peak memory of the process tree and the ratios;
 then index.html sizes and, at the largest size, what Chromium measures on our page."""
@@ -12,7 +12,6 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -20,10 +19,9 @@ from pathlib import Path
 from typing import Callable
 
 from . import measure
+from .make_archive import make_archive as write_archive
 
 ROOT = Path(__file__).resolve().parent.parent
-# shared/ lies beside the checkout on developer machines and in CI.
-MAKE_ARCHIVE = ROOT.parent / "shared" / "bench" / "make_archive.py"
 WORK = ROOT / "benchmarks" / ".work"
 RESULTS = ROOT / "benchmarks" / "results.md"
 RELEASE_TAG = "v0.0.0-bench"
@@ -57,13 +55,14 @@ class SizeResult:
 
 
 def make_archive(reports: int, work: Path) -> Path:
-    """The synthetic archive of ``reports`` reports (made once; the script's output is deterministic)."""
+    """The synthetic archive of ``reports`` reports (made once: make_archive's output is deterministic)."""
     folder = work / f"archive-{reports}"
-    done = folder / ".complete"
-    if not done.exists():
+    done, mark = folder / ".complete", "made by benchmarks/make_archive.py\n"
+    # An archive another maker left (its mark differs) is made again.
+    if not done.exists() or done.read_text(encoding="utf-8") != mark:
         shutil.rmtree(folder, ignore_errors=True)
-        subprocess.run([sys.executable, str(MAKE_ARCHIVE), str(folder), str(reports)], check=True)
-        done.write_text("made by make_archive.py\n", encoding="utf-8")
+        write_archive(folder, reports)
+        done.write_text(mark, encoding="utf-8")
     return folder
 
 

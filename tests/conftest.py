@@ -15,8 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 SETTINGS = str(ROOT / "pelicanconf.py")
-# shared/ lies beside the checkout on developer machines and in CI.
-SHARED = ROOT.parent / "shared"
+# The upstream OpenMed archive (its docs/benchmarks/, models.jsonl and the leaderboard.json the
+# reference renderer writes for it with --release-tag v3.1.0), kept as test data.
+UPSTREAM = ROOT / "tests" / "data" / "openmed-archive"
 
 HASH = "sha256:" + "ab" * 32
 

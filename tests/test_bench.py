@@ -7,8 +7,6 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SHARED
-
 from benchmarks import measure
 from benchmarks.browser import absent_letter  # noqa: E402
 
@@ -55,7 +53,6 @@ def test_absent_letter_is_one_no_row_holds():
 
 @pytest.mark.oracle
 @pytest.mark.browser
-@pytest.mark.skipif(not (SHARED / "bench" / "make_archive.py").exists(), reason="shared/bench is not beside the checkout")
 def test_bench_runs_end_to_end_at_twenty_reports(tmp_path, capsys):
     from benchmarks.run import main
 

@@ -3,6 +3,7 @@ output folder that is replaced whole or not at all (refused, interrupted by SIGI
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -12,11 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SHARED, report, run_invoke, write_archive
+from conftest import ROOT, report, run_invoke, write_archive
 
+from benchmarks.make_archive import make_archive
 from core_support import leftovers, tree_digest, write_manifest
-
-MAKE_ARCHIVE = SHARED / "bench" / "make_archive.py"
 
 
 def build_args(reports: Path, output: Path, *more: str) -> list[str]:
@@ -67,6 +67,25 @@ def test_every_problem_of_every_file_is_one_line_and_the_build_exits_1(archive, 
         f"build refused: 10 problems; {output} is unchanged",
     ]
     assert not output.exists() and leftovers(output) == []
+
+
+def test_there_is_no_default_release_tag_the_bundled_archive_builds_only_with_its_own(tmp_path):
+    output = tmp_path / "site"
+    refused = run_invoke("build", "--output-dir", str(output))
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines() == [
+        f"rendering the archive named in pelicanconf.py into {output}",
+        "discharge-summaries/legacy/zero-shot.report.json: /metadata/release_tag: release tag: none given; "
+        "set metadata.release_tag or metadata.release, or build with --release-tag",
+        f"build refused: 1 problem; {output} is unchanged",
+    ]
+    assert not output.exists() and leftovers(output) == []
+
+    built = run_invoke("build", "--output-dir", str(output), "--release-tag", "v3.1.0")
+    assert built.returncode == 0, built.stderr
+    rows = json.loads((output / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
+    [untagged] = [row for row in rows if row["report_path"] == "discharge-summaries/legacy/zero-shot.report.json"]
+    assert untagged["release_tag"] == "v3.1.0"
 
 
 def test_a_dangling_symlink_is_simply_skipped(archive, tmp_path):
@@ -127,10 +146,9 @@ def test_a_successful_build_replaces_the_whole_output(archive, tmp_path):
     assert leftovers(output) == []
 
 
-@pytest.mark.skipif(not MAKE_ARCHIVE.is_file(), reason="shared/bench/make_archive.py is not beside the checkout")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_build_leaves_the_old_output_and_no_temporary_folder(archive, tmp_path, signum):
-    subprocess.run([sys.executable, str(MAKE_ARCHIVE), str(tmp_path / "big"), "2000"], check=True)
+    make_archive(tmp_path / "big", 2000)
     output = tmp_path / "site"
     assert run_invoke(*build_args(archive({"a.report.json": report()}), output)).returncode == 0
     before = tree_digest(output)

@@ -14,15 +14,11 @@ Deliberate differences, kept out of the differential set:
   up to 988 levels deep (measured with openmed 3.1.0 on Python 3.11) and crashes beyond; ``invoke
   build`` refuses from 980 levels on. Either border moves with the depth of the caller's stack, so
   the cases here nest 200 levels (both publish) or 100000 (both refuse), never in between.
-- ``invoke build`` without ``--release-tag`` falls back to ``LEADERBOARD_RELEASE_TAG`` of
-  ``pelicanconf.py``; the reference's command line has no fallback then. The rendered sample
-  below therefore runs with settings whose fallback is unset.
 """
 
 from __future__ import annotations
 
 import os
-import runpy
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -32,10 +28,11 @@ import pytest
 from openmed.core.model_registry import load_manifest_rows
 from openmed.eval.leaderboard import write_leaderboard
 
-from conftest import ROOT, SETTINGS, SHARED
+from conftest import ROOT, SETTINGS, UPSTREAM
 from differential_support import MANIFEST, Case, all_cases
 
 from benchmark_leaderboard.build import build_leaderboard
+from benchmarks.make_archive import make_archive
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildRefused
 from leaderboard_tools.runner import BuildError, build as render_site
@@ -128,27 +125,13 @@ def test_project_and_reference_agree(case: Case, tmp_path: Path):
     assert_same(run_project(reports, manifest, case.release_tag), reference)
 
 
-@pytest.fixture(scope="module")
-def settings_without_fallback(tmp_path_factory) -> str:
-    """The project's settings with no ``--release-tag`` fallback, as the reference runs without one."""
-    path = tmp_path_factory.mktemp("settings") / "differentialconf.py"
-    path.write_text(
-        "import runpy\n"
-        f"globals().update({{k: v for k, v in runpy.run_path({SETTINGS!r}).items() if k.isupper()}})\n"
-        "LEADERBOARD_RELEASE_TAG = None\n",
-        encoding="utf-8",
-    )
-    assert runpy.run_path(str(path))["PLUGINS"] == ["benchmark_leaderboard"]
-    return str(path)
-
-
 @pytest.mark.parametrize("case", RENDERED, ids=[case.name for case in RENDERED])
-def test_rendered_site_matches_reference(case: Case, tmp_path: Path, settings_without_fallback: str):
+def test_rendered_site_matches_reference(case: Case, tmp_path: Path):
     reports, manifest = case.write(tmp_path / "archive")
     reference = run_reference(reports, manifest, case.release_tag, tmp_path / "reference")
     site = tmp_path / "site"
     try:
-        render_site(settings_without_fallback, str(site), reports_dir=str(reports), manifest=str(manifest),
+        render_site(SETTINGS, str(site), reports_dir=str(reports), manifest=str(manifest),
                     release_tag=case.release_tag, progress=lambda message: None)
     except (BuildRefused, BuildError) as error:
         ours = Outcome(refused=str(error))
@@ -187,9 +170,6 @@ def test_command_lines_agree(case: Case, tmp_path: Path):
     assert case.expect == ("publish" if reference.returncode == 0 else "refuse")
 
 
-UPSTREAM = SHARED / "reference" / "openmed-archive"
-
-
 @pytest.mark.parametrize("release_tag", ["v3.1.0", None])
 def test_upstream_archive_agrees(release_tag: str | None, tmp_path: Path):
     reports, manifest = UPSTREAM / "docs" / "benchmarks", UPSTREAM / MANIFEST
@@ -199,9 +179,8 @@ def test_upstream_archive_agrees(release_tag: str | None, tmp_path: Path):
 
 
 def test_large_benchmark_archive_agrees(tmp_path: Path):
-    """The benchmark generator's archive: 1500 reports, half of them filled from the manifest."""
-    subprocess.run([sys.executable, str(SHARED / "bench" / "make_archive.py"), str(tmp_path / "bench"), "1500",
-                    "--suites", "7", "--families", "6", "--seed", "11"], check=True)
+    """The benchmark's archive: 750 models in two releases, half of them filled from the manifest."""
+    make_archive(tmp_path / "bench", 750, suites=7, families=6, seed=11, releases=2)
     reports, manifest = tmp_path / "bench" / "reports", tmp_path / "bench" / MANIFEST
     reference = run_reference(reports, manifest, None, tmp_path / "reference")
     assert reference.refused is None and len(reference.reports) == 1500

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import HASH, SETTINGS, SHARED, report
+from conftest import HASH, SETTINGS, UPSTREAM, report
 
 from leaderboard_tools.runner import build as render_build, render_into
 from core_support import build, published, write_manifest
@@ -210,10 +210,6 @@ def test_the_bundled_archive_holds_the_golden_report_and_three_auxiliary_files()
                 "edge-sbc-results/2026-08-18-raspberry-pi-5-arm64-proxy.json"} & set(leaderboard.report_copies)
 
 
-UPSTREAM = SHARED / "reference" / "openmed-archive"
-
-
-@pytest.mark.skipif(not UPSTREAM.is_dir(), reason="shared/reference/openmed-archive is not beside the checkout")
 def test_the_upstream_archive_gives_the_expected_leaderboard_json_byte_for_byte(tmp_path):
     render_build(SETTINGS, str(tmp_path / "site"), reports_dir=str(UPSTREAM / "docs" / "benchmarks"),
                  manifest=str(UPSTREAM / "models.jsonl"), release_tag="v3.1.0", progress=lambda message: None)

@@ -11,9 +11,10 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import HASH, SETTINGS, SHARED, report
+from conftest import HASH, SETTINGS, report
 
 from benchmark_leaderboard.build import build_leaderboard
+from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
 from benchmark_leaderboard.report_page import percent
 
@@ -72,10 +73,7 @@ def test_rows_are_terse_and_show_exact_percentages_the_whole_hash_and_the_json_c
 @pytest.mark.oracle
 def test_index_is_no_larger_than_the_reference_renderers_at_1000_rows(tmp_path):
     """The page budget: at 1,000 rows, raw and gzip-compressed, no larger than openmed 3.1.0's page."""
-    make_archive = SHARED / "bench" / "make_archive.py"
-    if not make_archive.exists():
-        pytest.skip("the shared benchmark archive maker is not beside the checkout")
-    subprocess.run([sys.executable, str(make_archive), str(tmp_path / "a"), "1000"], check=True, capture_output=True)
+    make_archive(tmp_path / "a", 1000)
     subprocess.run([sys.executable, "-m", "openmed.eval.leaderboard", "--reports-dir", str(tmp_path / "a" / "reports"),
                     "--output-dir", str(tmp_path / "reference"), "--manifest", str(tmp_path / "a" / "models.jsonl"),
                     "--release-tag", "v1.0.0"], check=True, capture_output=True)
