@@ -27,6 +27,9 @@ FAMILIES = ("PII", "NER", "Clinical", "Oncology", "Pharma", "Genomics", "Anatomy
 DEVICES = ("cpu", "cuda", "mlx-fp", "mlx-8bit", "onnx", "coreml")
 # How far a metric moves from a model's first release in any later one.
 DRIFT = 0.02
+# One compact line a report, keys sorted: json's C encoder writes it (indenting takes its pure-Python
+# one), and one encoder serves every report (json.dumps with arguments makes a new one per call).
+ENCODE = json.JSONEncoder(sort_keys=True).encode
 
 
 def release_tags(releases: int) -> list[str]:
@@ -67,7 +70,7 @@ def make_archive(out: Path, n: int, suites: int = 6, families: int = 5, seed: in
         models.append((suite_names[i % suites], family, model, digest,
                        leakage, 0.55 + rng.random() * 0.45, 0.6 + rng.random() * 0.4))
 
-    manifest = [json.dumps({"family": family, "repo_id": model, "reproducibility_hash": digest}, sort_keys=True)
+    manifest = [ENCODE({"family": family, "repo_id": model, "reproducibility_hash": digest})
                 for i, (_, family, model, digest, *_) in enumerate(models) if i % 2 == 0]
     reports.mkdir(parents=True, exist_ok=True)
     (Path(out) / "models.jsonl").write_text("".join(line + "\n" for line in manifest), encoding="utf-8")
@@ -101,15 +104,14 @@ def make_archive(out: Path, n: int, suites: int = 6, families: int = 5, seed: in
                 "model_name": model,
                 "suite": suite,
             }
-            folder = os.path.join(reports, tag, suite, family)
+            folder = f"{reports}/{tag}/{suite}/{family}"
             if folder not in folders:
                 os.makedirs(folder, exist_ok=True)
                 folders.add(folder)
-            # One compact line a report: json's C encoder writes it (indenting takes its pure-Python one).
             # Plain descriptors, as creating the files is most of the work; O_EXCL: nothing is overwritten.
-            handle = os.open(os.path.join(folder, f"{i:06d}.report.json"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            handle = os.open(f"{folder}/{i:06d}.report.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             try:
-                os.write(handle, json.dumps(payload, sort_keys=True).encode() + b"\n")
+                os.write(handle, ENCODE(payload).encode() + b"\n")
             finally:
                 os.close(handle)
     return n * releases
