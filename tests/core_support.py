@@ -8,12 +8,25 @@ import os
 from pathlib import Path
 from typing import Any
 
-from benchmark_leaderboard.build import Leaderboard, build_leaderboard
+from benchmark_leaderboard.pipeline import Leaderboard, read_leaderboard, report_of
 from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.publish import leaderboard_json
+from benchmark_leaderboard.settings import options
 
 
-def build(reports: Path, manifest: Path | None = None, release_tag: str | None = None) -> Leaderboard:
-    return build_leaderboard(str(reports), str(manifest) if manifest is not None else None, release_tag)
+def build(reports: Path, manifest: Path | None = None, release_tag: str | None = None, workers: int = 1) -> Leaderboard:
+    """The plugin's pipeline on an archive, as generate_context runs it (one process unless told)."""
+    return read_leaderboard(options({"LEADERBOARD_REPORTS_DIR": str(reports), "LEADERBOARD_MANIFEST": manifest and str(manifest),
+                                     "LEADERBOARD_RELEASE_TAG": release_tag, "LEADERBOARD_WORKERS": workers}))
+
+
+def leaderboard_bytes(board: Leaderboard) -> bytes:
+    return b"".join(leaderboard_json(board.rows, board.suites))
+
+
+def report_copies(board: Leaderboard) -> dict[str, bytes]:
+    """The canonical copy of every published report, by its path, in ranking order."""
+    return {row.report_path: report_of(board, index)[1] for index, row in enumerate(board.rows)}
 
 
 def refusal(reports: Path, manifest: Path | None = None, release_tag: str | None = None) -> list[str]:
@@ -27,7 +40,7 @@ def refusal(reports: Path, manifest: Path | None = None, release_tag: str | None
 
 def published(reports: Path, manifest: Path | None = None, release_tag: str | None = None) -> dict[str, Any]:
     """The parsed leaderboard.json of an archive that must be accepted."""
-    return json.loads(build(reports, manifest, release_tag).leaderboard_json)
+    return json.loads(leaderboard_bytes(build(reports, manifest, release_tag)))
 
 
 def only_row(reports: Path, manifest: Path | None = None, release_tag: str | None = None) -> dict[str, Any]:

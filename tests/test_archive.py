@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import report
 
-from benchmark_leaderboard.archive import json_paths, read_files
+from benchmark_leaderboard.archive import MAX_DEPTH, json_paths
 from core_support import published, ranked_paths, refusal
 
 
@@ -64,8 +64,8 @@ def test_an_auxiliary_file_that_is_not_json_still_fails_the_build(archive):
 def test_paths_are_sorted_in_posix_order_of_the_relative_path(archive):
     files = ["b.json", "a/z.json", "a.json", "A.json", "a-b.json", "a/b/c.json", "é.json", "Z/a.json", "_.json"]
     reports = archive({name: [] for name in reversed(files)})
-    assert json_paths(str(reports)) == sorted(files)
-    assert json_paths(str(reports)) == ["A.json", "Z/a.json", "_.json", "a-b.json", "a.json", "a/b/c.json", "a/z.json", "b.json", "é.json"]
+    assert json_paths(str(reports)) == (sorted(files), [])
+    assert json_paths(str(reports))[0] == ["A.json", "Z/a.json", "_.json", "a-b.json", "a.json", "a/b/c.json", "a/z.json", "b.json", "é.json"]
 
 
 def test_symlinked_files_and_folders_are_never_followed(archive, tmp_path):
@@ -76,10 +76,7 @@ def test_symlinked_files_and_folders_are_never_followed(archive, tmp_path):
     os.symlink(outside, reports / "linked-folder")
     os.symlink(reports, reports / "loop")
     os.symlink(tmp_path / "nowhere.report.json", reports / "dangling.report.json")
-    paths = json_paths(str(reports))
-    candidates, problems = read_files(str(reports), paths)
-    assert [candidate.path for candidate in candidates] == ["inside.report.json"]
-    assert problems == [] and len(paths) == 1
+    assert json_paths(str(reports)) == (["inside.report.json"], [])
     assert ranked_paths(reports) == ["inside.report.json"]
 
 
@@ -100,7 +97,7 @@ def test_a_utf8_byte_order_mark_is_not_json(archive):
 
 def test_json_nested_too_deeply_is_one_problem_not_a_crash(archive):
     reports = archive({"a.report.json": report(), "deep.json": "[" * 100_000 + "]" * 100_000})
-    assert refusal(reports) == ["deep.json: is not usable JSON: nested too deeply"]
+    assert refusal(reports) == [f"deep.json: is not usable JSON: nested more than {MAX_DEPTH} levels deep"]
 
 
 def test_an_archive_without_json_files_is_refused(archive):
@@ -118,3 +115,71 @@ def test_an_archive_without_candidates_is_refused(archive):
 def test_one_row_per_candidate(archive):
     reports = archive({f"r{index}.report.json": report() for index in range(3)} | {"same.json": report()})
     assert published(reports)["row_count"] == 4
+
+
+def test_a_fifo_named_like_a_report_is_refused_by_name_without_being_opened(archive):
+    reports = archive({"a.report.json": report()})
+    os.mkfifo(reports / "x.report.json")  # opening it for reading would wait for a writer forever
+    os.mkfifo(reports / "aux.json")
+    assert refusal(reports) == [
+        "aux.json: is a FIFO named like a JSON file; only regular files are read",
+        "x.report.json: is a FIFO named like a JSON file; only regular files are read",
+    ]
+
+
+def test_a_device_named_like_a_report_is_refused_by_name(archive):
+    reports = archive({"a.report.json": report()})
+    os.symlink("/dev/zero", reports / "linked.report.json")  # a link: never followed, so not read
+    if os.geteuid() == 0:
+        os.mknod(reports / "zero.report.json", 0o600 | __import__("stat").S_IFCHR, os.makedev(1, 5))
+        assert refusal(reports) == ["zero.report.json: is a character device named like a JSON file; only regular files are read"]
+    else:
+        assert ranked_paths(reports) == ["a.report.json"]
+
+
+def test_a_folder_that_cannot_be_listed_is_one_problem(archive, monkeypatch):
+    from benchmark_leaderboard import archive as archive_module
+
+    reports = archive({"a.report.json": report(), "locked/b.report.json": report()})
+    real_scandir = os.scandir
+
+    def scandir(path):  # as for a folder without read permission (root reads any folder)
+        if os.path.basename(path) == "locked":
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(archive_module.os, "scandir", scandir)
+    assert refusal(reports) == ["locked: is a folder that cannot be listed: Permission denied"]
+
+
+def test_a_file_name_with_a_line_break_stays_on_one_line(archive):
+    reports = archive({"a.report.json": report(), "bad\nname.report.json": report(suite="")})
+    assert refusal(reports) == ["bad\\nname.report.json: /suite: must not be empty or only white space"]
+
+
+def nested(depth: int) -> bytes:
+    """A valid report whose "deep" field nests arrays so that the report has ``depth`` levels."""
+    text = json.dumps(report())
+    return (text[:-1] + ', "deep": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}").encode()
+
+
+def test_nesting_is_published_up_to_the_limit_and_refused_beyond_it(archive):
+    reports = archive({"a.report.json": nested(MAX_DEPTH)})
+    assert ranked_paths(reports) == ["a.report.json"]
+    reports = archive({"a.report.json": nested(MAX_DEPTH + 1)}, name="deeper")
+    assert refusal(reports) == [f"a.report.json: is not usable JSON: nested more than {MAX_DEPTH} levels deep"]
+
+
+def test_a_deep_report_gets_the_same_answer_alone_or_among_many_and_however_deep_the_stack(archive):
+    import sys
+
+    alone = archive({"a.report.json": nested(MAX_DEPTH)}, name="alone")
+    many = archive({**{f"r{i:03d}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(300)},
+                    "a.report.json": nested(MAX_DEPTH)}, name="many")
+    from core_support import build
+
+    def deep_call(levels: int):
+        return deep_call(levels - 1) if levels else build(many, workers=2)
+
+    assert "a.report.json" in ranked_paths(alone)
+    assert "a.report.json" in [row.report_path for row in deep_call(sys.getrecursionlimit() // 2).rows]

@@ -129,7 +129,7 @@ def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
     data = [json.loads(content) for attrs, content in page.scripts if attrs.get("type") == "application/json"]
     leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
     assert data
-    for field, column in data[0]["columns"].items():
+    for field, column in data[0]["fields"].items():
         assert column == [row[field] for row in leaderboard["rows"]], field
     hostile_row = next(row for row in leaderboard["rows"] if row["report_path"] == name)
     assert {field: hostile_row[field] for field in FIELDS} == strings

@@ -14,7 +14,7 @@ import pytest
 from conftest import HASH, ROOT, report, write_archive
 
 from benchmark_leaderboard import validate
-from benchmark_leaderboard.build import build_leaderboard
+from core_support import build as build_leaderboard, leaderboard_bytes
 
 GOOD_ROW = {
     "suite": "golden", "model_family": "PII", "model_name": "OpenMed/a", "device": "cpu", "leakage": 0.1,
@@ -98,7 +98,7 @@ def test_built_leaderboard_json_is_valid_against_the_shipped_schema(tmp_path):
                                                   metrics={"leakage": {"overall": i / 40}})
              for i in range(24)}
     for reports_dir in (write_archive(tmp_path / "reports", files), ROOT / "content" / "benchmarks"):
-        built = build_leaderboard(str(reports_dir), str(ROOT / "models.jsonl"), "v3.1.0")
-        published = json.loads(built.leaderboard_json)
+        built = build_leaderboard(reports_dir, ROOT / "models.jsonl", "v3.1.0")
+        published = json.loads(leaderboard_bytes(built))
         assert list(validate.validator(validate.LEADERBOARD_SCHEMA).iter_errors(published)) == []
-        assert published["row_count"] == len(built.ranked)
+        assert published["row_count"] == len(built.rows)

@@ -1,33 +1,112 @@
-"""The Pelican generator: every report becomes a Pelican page object rendered with the theme."""
+"""The Pelican generator: it decides in generate_context, writes in generate_output through one
+writer that announces every file, and writes the same bytes with one process or many."""
 
 from __future__ import annotations
 
-from pelican.contents import Page
+import multiprocessing
+import os
+import shutil
+from pathlib import Path
+
+from pelican import Pelican, signals
 from pelican.settings import read_settings
 
 from benchmark_leaderboard.generator import LeaderboardGenerator
-from conftest import SETTINGS, report
+from benchmarks.make_archive import make_archive
+from conftest import ROOT, SETTINGS, report
+from core_support import tree_digest
 
 
-def test_every_report_becomes_a_pelican_page_with_the_report_template(archive, tmp_path):
-    reports = archive({
-        "b/second.report.json": report(model_name="OpenMed/second", metrics={"leakage": {"overall": 0.2}}),
-        "a/first.report.json": report(model_name="OpenMed/first"),
-    })
-    settings = read_settings(SETTINGS, override={"OUTPUT_PATH": str(tmp_path / "out"),
-                                                 "LEADERBOARD_REPORTS_DIR": str(reports)})
+def settings_for(output: Path, reports: Path, **more):
+    return read_settings(SETTINGS, override={"OUTPUT_PATH": str(output), "LEADERBOARD_REPORTS_DIR": str(reports),
+                                             "LEADERBOARD_RELEASE_TAG": "v1.0.0", **more})
+
+
+def child_processes() -> list[int]:
+    """The processes whose parent is this one (the pool's workers, were any left)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(b")") + 2:].split(b" ", 2)[1]) == os.getpid():
+                found.append(int(entry))
+    return found
+
+
+def test_generate_context_decides_writes_nothing_and_leaves_nothing_running(archive, tmp_path):
+    reports = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", metrics={"leakage": {"overall": i / 100}})
+                       for i in range(40)})
+    output = tmp_path / "out"
+    output.mkdir()
+    settings = settings_for(output, reports, LEADERBOARD_WORKERS=2)
     context = {**settings, "pages": []}
     generator = LeaderboardGenerator(context=context, settings=settings, path=settings["PATH"],
-                                     theme=settings["THEME"], output_path=str(tmp_path / "out"))
+                                     theme=settings["THEME"], output_path=str(output))
 
     generator.generate_context()
 
-    pages = generator.report_pages
-    assert all(isinstance(page, Page) and page.template == "report" for page in pages)
-    assert [(page.title, page.save_as, page.url) for page in pages] == [
-        ("OpenMed/first", "report/a/first.report.html", "report/a/first.report.html"),
-        ("OpenMed/second", "report/b/second.report.html", "report/b/second.report.html"),
-    ]
-    assert [page.report.rank for page in pages] == [1, 2]
-    assert context["report_page_urls"] == {"a/first.report.json": "report/a/first.report.html",
-                                           "b/second.report.json": "report/b/second.report.html"}
+    assert os.listdir(output) == []
+    assert multiprocessing.active_children() == [] and child_processes() == []
+    board = context["leaderboard"]
+    assert [row.report_path for row in board.rows] == [f"s/r{i}.report.json" for i in range(40)]
+    assert board.standing.in_suite[:3] == (1, 2, 3)
+
+
+def run_pelican(settings) -> None:
+    Pelican(settings).run()
+
+
+def test_a_context_value_set_after_the_leaderboard_is_read_reaches_every_report_page(archive, tmp_path):
+    reports = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}") for i in range(30)})
+    theme = tmp_path / "theme"
+    shutil.copytree(ROOT / "theme", theme)
+    template = theme / "templates" / "report.html"
+    template.write_text(template.read_text().replace("{% block content %}", "{% block content %}<p id=late>{{ late_note }}</p>", 1))
+
+    def add_note(generators):  # another plugin, after every generator has read its content
+        generators[0].context["late_note"] = "added afterwards"
+
+    signals.all_generators_finalized.connect(add_note)
+    try:
+        run_pelican(settings_for(tmp_path / "out", reports, THEME=str(theme), LEADERBOARD_WORKERS=2))
+    finally:
+        signals.all_generators_finalized.disconnect(add_note)
+    pages = sorted((tmp_path / "out" / "report").rglob("*.html"))
+    assert len(pages) == 30
+    assert all("<p id=late>added afterwards</p>" in page.read_text() for page in pages)
+
+
+def test_a_content_written_receiver_sees_every_file_the_plugin_writes(archive, tmp_path):
+    reports = archive({f"s{i % 3}/r{i}.report.json": report(suite=f"s{i % 3}", model_name=f"OpenMed/m{i}") for i in range(25)})
+    seen: list[str] = []
+
+    def written(path, context):
+        seen.append(os.path.relpath(path, tmp_path / "out").replace(os.sep, "/"))
+
+    signals.content_written.connect(written)
+    try:
+        run_pelican(settings_for(tmp_path / "out", reports, LEADERBOARD_WORKERS=2))
+    finally:
+        signals.content_written.disconnect(written)
+    on_disk = set(tree_digest(tmp_path / "out"))
+    static = {"theme/" + name for name in os.listdir(ROOT / "theme" / "static")}  # copied by Pelican's static generator
+    assert sorted(seen) == sorted(on_disk - static)
+    assert len(seen) == len(set(seen))
+    assert sum(path.startswith("report/") for path in seen) == 25
+    assert sum(path.startswith("reports/") for path in seen) == 25
+
+
+def test_one_process_and_several_write_the_same_bytes_at_3000_reports(tmp_path):
+    make_archive(tmp_path / "archive", 3000)
+    reports, manifest = tmp_path / "archive" / "reports", tmp_path / "archive" / "models.jsonl"
+    trees = []
+    for workers in (1, 2, 3):
+        output = tmp_path / f"out-{workers}"
+        run_pelican(settings_for(output, reports, LEADERBOARD_MANIFEST=str(manifest), LEADERBOARD_WORKERS=workers))
+        trees.append(tree_digest(output))
+    assert trees[0] == trees[1] == trees[2]
+    assert sum(path.startswith("report/") for path in trees[0]) == 3000

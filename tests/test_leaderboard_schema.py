@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from benchmark_leaderboard import build as build_module
+from core_support import build, leaderboard_bytes
 from benchmark_leaderboard import validate
 from benchmark_leaderboard.problems import BuildRefused
 from conftest import report
@@ -15,14 +15,14 @@ from test_fast_validation import GOOD_ROW
 
 
 def test_a_built_leaderboard_passes_its_schema(archive):
-    board = build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
+    board = build(archive({"a.report.json": report()}))
 
-    assert validate.leaderboard_problems(json.loads(board.leaderboard_json)) == []
+    assert validate.leaderboard_problems(json.loads(leaderboard_bytes(board))) == []
 
 
 def test_every_violation_of_the_leaderboard_schema_is_named(archive):
-    board = build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
-    broken = copy.deepcopy(json.loads(board.leaderboard_json))
+    board = build(archive({"a.report.json": report()}))
+    broken = copy.deepcopy(json.loads(leaderboard_bytes(board)))
     broken["rows"][0]["reproducibility_hash"] = "sha256:ABC"
     broken["rows"][0]["extra"] = 1
     broken["suites"][0]["families"][0]["rows"][0]["leakage"] = 1.5
@@ -42,10 +42,12 @@ def test_a_leaderboard_that_breaks_its_schema_is_never_written(archive, monkeypa
         document["generated"] = "today"
         return document
 
-    real_document = build_module.document
-    monkeypatch.setattr(build_module, "document", with_a_stray_field)
+    from benchmark_leaderboard import pipeline
+
+    real_document = pipeline.document_view
+    monkeypatch.setattr(pipeline, "document_view", with_a_stray_field)
     with pytest.raises(BuildRefused) as refused:
-        build_module.build_leaderboard(str(archive({"a.report.json": report()})), None, None)
+        build(archive({"a.report.json": report()}))
 
     assert refused.value.lines() == ["leaderboard.json: /generated: is not a field the schema allows"]
 
@@ -61,8 +63,8 @@ def _shared_rows(document):
 
 def _two_row_board(archive):
     files = {"a.report.json": report(), "b.report.json": report(model_name="OpenMed/other")}
-    board = build_module.build_leaderboard(str(archive(files)), None, None)
-    return _shared_rows(json.loads(board.leaderboard_json))
+    board = build(archive(files))
+    return _shared_rows(json.loads(leaderboard_bytes(board)))
 
 
 def test_a_family_row_that_is_its_own_object_is_still_checked(archive):

@@ -205,9 +205,10 @@ def test_the_bundled_archive_holds_the_golden_report_and_three_auxiliary_files()
     from conftest import ROOT
     leaderboard = build(ROOT / "content" / "benchmarks", ROOT / "models.jsonl", "v3.1.0")
     assert leaderboard.files_read == 23
-    assert "golden.report.json" in leaderboard.report_copies
+    published_paths = {row.report_path for row in leaderboard.rows}
+    assert "golden.report.json" in published_paths
     assert not {"low-resource-baseline.json", "edge-sbc-results/2026-08-18-jetson-nano-arm64-proxy.json",
-                "edge-sbc-results/2026-08-18-raspberry-pi-5-arm64-proxy.json"} & set(leaderboard.report_copies)
+                "edge-sbc-results/2026-08-18-raspberry-pi-5-arm64-proxy.json"} & published_paths
 
 
 def test_the_upstream_archive_gives_the_expected_leaderboard_json_byte_for_byte(tmp_path):
@@ -218,7 +219,7 @@ def test_the_upstream_archive_gives_the_expected_leaderboard_json_byte_for_byte(
 
 
 def test_canonical_writes_what_json_dumps_writes_for_objects_of_scalars_at_any_depth():
-    from benchmark_leaderboard.leaderboard import canonical
+    from benchmark_leaderboard.canonical import canonical
 
     row = {"b": "x\ny", "a": 0.1, "c": None, "d": True, "e": -3, "f": "é\u2028<", "g": float("nan")}
     document = {"rows": [row, {}], "suites": [{"families": [{"rows": [row]}]}], "k": [[row]], "n": {"m": row}}

@@ -13,10 +13,11 @@ import pytest
 
 from conftest import HASH, SETTINGS, report
 
-from benchmark_leaderboard.build import build_leaderboard
+from benchmark_leaderboard.publish import embedded
+from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
-from benchmark_leaderboard.report_page import percent
+from benchmark_leaderboard.view import percent
 
 
 def _embedded(html: str) -> str:
@@ -29,8 +30,8 @@ def test_the_embedded_data_is_the_leaderboard_json_content(tmp_path):
     build(SETTINGS, str(tmp_path / "site"), release_tag="v3.1.0", progress=lambda message: None)
     published = json.loads((tmp_path / "site" / "leaderboard.json").read_text(encoding="utf-8"))
     data = json.loads(_embedded((tmp_path / "site" / "index.html").read_text(encoding="utf-8")))
-    columns = data["columns"]
-    rows = [{name: columns[name][i] for name in columns} for i in range(data["row_count"])]
+    fields = data["fields"]
+    rows = [{name: fields[name][i] for name in fields} for i in range(data["row_count"])]
     # The hash is not repeated in the data: each row of the table shows it in full.
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     shown = {path: digest for digest, path in re.findall(r'<td>(sha256:[0-9a-f]{64})<td><a href="\./reports/([^"]+)">JSON</a>', html)}
@@ -47,10 +48,11 @@ def test_no_report_text_can_close_the_script_or_open_a_comment(archive):
     hostile = "</script><!--<script>\u2028\u2029&'\""
     reports = archive({"a.report.json": report(suite=hostile, model_name=hostile, device=hostile,
                                                metadata={"model_family": hostile, "release_tag": hostile})})
-    text = build_leaderboard(str(reports), None, None).embedded_json
+    board = build_leaderboard(reports)
+    text = embedded(board.rows, board.suites)
     assert not re.search(r"[<>&\u2028\u2029]", text)
     data = json.loads(text)
-    assert data["columns"]["model_name"] == [hostile] and data["suites"] == [{"families": [hostile], "name": hostile}]
+    assert data["fields"]["model_name"] == [hostile] and data["suites"] == [{"families": [hostile], "name": hostile}]
 
 
 @pytest.mark.parametrize("fraction, shown", [

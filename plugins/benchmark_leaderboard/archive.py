@@ -1,9 +1,15 @@
-"""Read: find every JSON file of the reports folder, parse it once, keep the report candidates."""
+"""Read: find every JSON file of the reports folder, read each once, keep the report candidates.
+
+Only regular files are read. Links are never followed, and a FIFO, socket or device named like a
+JSON file is refused by name without being opened (opening a FIFO waits for a writer, a device can
+read forever)."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +19,13 @@ from .problems import Problem
 REPORT_KEYS = frozenset({"suite", "model_name", "fixture_count", "metrics"})
 REPORT_SUFFIX = ".report.json"
 SKIPPED_NAME = "leaderboard.json"
+# The deepest nesting of arrays and objects a published report may have (the document itself is
+# level 1). A fixed bound, so that whether a report is published never depends on how deep the
+# interpreter's stack happens to be where it is read, encoded or shown.
+MAX_DEPTH = 900
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
+          stat.S_IFBLK: "a block device"}
 
 
 @dataclass(frozen=True)
@@ -23,50 +36,113 @@ class Candidate:
     payload: dict[str, Any]
 
 
-def json_paths(root: str) -> list[str]:
-    """Relative POSIX paths of every ``*.json`` below ``root``, sorted; links are never followed."""
+def json_paths(root: str) -> tuple[list[str], list[Problem]]:
+    """Relative POSIX paths of every regular ``*.json`` file below ``root``, sorted, and the
+    problems of what cannot be searched or read: a folder that cannot be listed, a non-regular
+    file named like JSON. Links are never followed."""
     found: list[str] = []
+    problems: list[Problem] = []
     stack = [""]
     while stack:
         relative = stack.pop()
-        with os.scandir(os.path.join(root, relative) if relative else root) as entries:
-            for entry in entries:
-                path = f"{relative}/{entry.name}" if relative else entry.name
-                if entry.is_symlink():
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(path)
-                if entry.name.endswith(".json") and entry.name != SKIPPED_NAME:
-                    found.append(path)
+        try:
+            with os.scandir(os.path.join(root, relative) if relative else root) as listing:
+                entries = list(listing)
+        except OSError as error:
+            problems.append(Problem(relative or ".", "", f"is a folder that cannot be listed: {error.strerror or error}"))
+            continue
+        for entry in entries:
+            path = f"{relative}/{entry.name}" if relative else entry.name
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError as error:
+                problems.append(Problem(path, "", f"cannot be read: {error.strerror or error}"))
+                continue
+            if stat.S_ISLNK(mode):
+                continue
+            if stat.S_ISDIR(mode):
+                stack.append(path)
+            if not entry.name.endswith(".json") or entry.name == SKIPPED_NAME:
+                continue
+            if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+                found.append(path)
+            else:
+                problems.append(Problem(path, "", f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')} named like a JSON file; only regular files are read"))
     found.sort()
-    return found
+    return found, problems
 
 
-def parse(text: str) -> Any:
-    return json.loads(text)
-
-
-def read_file(root: str, path: str) -> tuple[Any, Problem | None]:
-    """The parsed JSON of one file, or the problem that stops it from being read."""
+def read_bytes(root: str, path: str) -> bytes:
+    """The bytes of a regular file, opened without following a link or waiting on a FIFO; raises
+    ``OSError`` (``IsADirectoryError`` for a folder) or ``NotRegular``."""
+    descriptor = os.open(os.path.join(root, path), _OPEN_FLAGS)
     try:
-        with open(os.path.join(root, path), "rb") as handle:
-            data = handle.read()
-    except IsADirectoryError:
-        return None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
-    except OSError as error:
-        return None, Problem(path, "", f"cannot be read: {error.strerror or error}")
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotRegular(_KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file"))
+        chunks = []
+        while True:
+            chunk = os.read(descriptor, max(status.st_size + 1, 65536))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)
+
+
+class NotRegular(OSError):
+    """A path that was a regular file when listed is now something else."""
+
+
+def nesting_depth(data: bytes) -> int:
+    """How deeply arrays and objects nest in JSON text (1 for ``{}``), strings skipped."""
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(data):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def parse(data: bytes, path: str) -> tuple[Any, Problem | None]:
+    """The JSON value of one file's bytes, or the problem that stops it from being read."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
+    # Counting brackets is cheap; only a file with many is measured exactly.
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and nesting_depth(data) > MAX_DEPTH:
+        return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     try:
-        return parse(text), None
+        return json.loads(text), None
     except json.JSONDecodeError as error:
         return None, Problem(path, "", f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
-    except RecursionError:
-        return None, Problem(path, "", "is not usable JSON: nested too deeply")
+    except RecursionError:  # only text that is not JSON can get here (an unclosed bracket run)
+        return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     except ValueError as error:
         return None, Problem(path, "", f"is not usable JSON: {error}")
+
+
+def read_file(root: str, path: str) -> tuple[Any, bytes | None, Problem | None]:
+    """The parsed JSON of one file and its bytes, or the problem that stops it from being read."""
+    try:
+        data = read_bytes(root, path)
+    except IsADirectoryError:
+        return None, None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
+    except NotRegular as kind:
+        return None, None, Problem(path, "", f"is {kind} named like a JSON file; only regular files are read")
+    except OSError as error:
+        return None, None, Problem(path, "", f"cannot be read: {error.strerror or error}")
+    payload, problem = parse(data, path)
+    return payload, data, problem
 
 
 def is_utf8(text: str) -> bool:
@@ -85,28 +161,18 @@ def is_candidate(path: str, payload: Any) -> bool:
     return isinstance(payload, dict) and not REPORT_KEYS.isdisjoint(payload)
 
 
-def read_files(root: str, paths: list[str]) -> tuple[list[Candidate], list[Problem]]:
-    """The report candidates among ``paths`` (relative to ``root``) and the problems of the others."""
-    candidates: list[Candidate] = []
-    problems: list[Problem] = []
-    for path in paths:
-        payload, problem = read_file(root, path)
-        if problem is not None:
-            problems.append(problem)
-        elif not is_candidate(path, payload):
-            continue
-        elif not isinstance(payload, dict):
-            problems.append(Problem(path, "", "a file named *.report.json must hold a JSON object"))
-        elif not is_utf8(path):
-            problems.append(Problem(path, "", "the report's path is not UTF-8 text, so it cannot be published or linked"))
-        else:
-            candidates.append(Candidate(path, payload))
-    return candidates, problems
+def candidate_problem(path: str, payload: Any) -> Problem | None:
+    """Why a candidate cannot be a report before its fields are looked at, or None."""
+    if not isinstance(payload, dict):
+        return Problem(path, "", "a file named *.report.json must hold a JSON object")
+    if not is_utf8(path):
+        return Problem(path, "", "the report's path is not UTF-8 text, so it cannot be published or linked")
+    return None
 
 
 def archive_problems(paths: list[str], candidates: int, problems: int) -> list[Problem]:
     """What is wrong with the archive as a whole: no JSON file at all, or no report among them."""
-    if not paths:
+    if not paths and not problems:
         return [Problem(".", "", "the reports folder holds no *.json file")]
     if not candidates and not problems:
         return [Problem(".", "", "the reports folder holds no report: no *.report.json file and no JSON object with suite, model_name, fixture_count or metrics")]

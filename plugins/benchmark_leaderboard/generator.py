@@ -1,34 +1,43 @@
-"""Pelican glue: a generator that builds the leaderboard, hands it to the theme and writes the site.
+"""Pelican glue: a generator that decides the leaderboard in ``generate_context`` and writes the site
+in ``generate_output``.
 
-Settings (all optional): ``LEADERBOARD_REPORTS_DIR``, ``LEADERBOARD_MANIFEST``,
-``LEADERBOARD_RELEASE_TAG``; relative paths are taken from the working folder."""
+``generate_context`` reads and decides: it checks that the output may be written, reads the archive
+(``pipeline``) and publishes one immutable ``Leaderboard`` in the context; it writes nothing and
+leaves nothing running. ``generate_output`` writes every file through ``SiteWriter``: the index,
+leaderboard.json and the schemas here, the report copies and pages in worker processes, each page
+rendered with the context as it is then (other plugins may have added to it); then it announces
+every file with ``content_written``, removes what an earlier render in the same folder wrote and
+this one did not, and writes the render's marker last."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
-import shutil
 from dataclasses import dataclass
-from typing import Iterable
-from functools import cached_property
+from typing import Any, Sequence
 from urllib.parse import quote
 
 from pelican import signals
-from pelican.contents import Page
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import validate
-from .build import Leaderboard, Part, Standing, build_leaderboard
-from .report_page import ReportDetails, percent, report_details
+from . import output, validate, workers
+from .columns import COLUMNS, NUMERIC_KINDS
+from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
+from .problems import BuildFailed
+from .publish import embedded, leaderboard_json
+from .settings import Options, options
+from .view import ReportPage, percent, report_details, site_nav
+from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
-DEFAULTS = {
-    "LEADERBOARD_REPORTS_DIR": "content/benchmarks",
-    "LEADERBOARD_MANIFEST": "models.jsonl",
-    "LEADERBOARD_RELEASE_TAG": None,
-}
+REPORT_PAGES = "report/"
+REPORT_COPIES = "reports/"
+# The folders that hold only this plugin's files: what an earlier render wrote there and this one
+# did not is removed when rendering in place.
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/")
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,7 @@ class Written:
     rows: int
     suites: int
     families: int
+    files: int
 
 
 # Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
@@ -45,30 +55,9 @@ class Written:
 leaderboard_written = signals.signal("leaderboard_written")
 
 
-class ReportPage(Page):
-    """One archived report's own page: a Pelican page rendered with the theme's ``report`` template.
-    Its metadata holds its ``row``, the rows' ``standing`` and its copy's ``sha256``; what it shows
-    is worked out when it is written, by the process that writes it."""
-
-    default_template = "report"
-
-    @cached_property
-    def report(self) -> ReportDetails:
-        return report_details(self.standing, self.row, self.sha256)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class NavLink:
-    """A Markdown page in the site's navigation, its URL and title worked out once per build."""
-
-    url: str
-    title: str
-    page: Page
-
-
 def report_page_path(report_path: str) -> str:
     """Where a report's page is written: ``report/`` and its path, ``.json`` becoming ``.html``."""
-    return "report/" + report_path[: -len(".json")] + ".html"
+    return REPORT_PAGES + report_path[: -len(".json")] + ".html"
 
 
 def report_page_url(report_path: str) -> str:
@@ -77,129 +66,133 @@ def report_page_url(report_path: str) -> str:
 
 
 class LeaderboardGenerator(Generator):
-    """Reads the archive in ``generate_context`` (refusing it before anything is written) and
-    writes ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and the report pages."""
+    """Publishes the archive: ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and
+    a page per report under ``report/``."""
 
     def generate_context(self) -> None:
-        self.env.filters["percent"] = percent
-        self._folders_made: set[str] = set()
-        option = {key: self.settings.get(key, value) for key, value in DEFAULTS.items()}
-        # The other generators have read the Markdown pages by now; their URLs are Pelican
-        # properties, worked out again at each use, so the navigation computes them once. It is
-        # set before the build, whose forked partner writes report pages with this context.
-        self.context["site_nav"] = site_nav(self.context.get("pages", []))
-        logger.info("Reading the archive in %s", option["LEADERBOARD_REPORTS_DIR"])
-        self.leaderboard = build_leaderboard(
-            option["LEADERBOARD_REPORTS_DIR"], option["LEADERBOARD_MANIFEST"], option["LEADERBOARD_RELEASE_TAG"],
-            write_part=self._write_partner_part, before_writing=self._remove_stale_copies,
-        )
-        standing, digests = self.leaderboard.standing, self.leaderboard.digests
-        # The pages this process writes (the partner makes its own); the index links to all of them.
-        self.report_pages = [self._report_page(row, standing, digests[row.fields["report_path"]])
-                             for row in self.leaderboard.rows_here]
+        self.options: Options = options(self.settings)
+        protected = output.protected_folders({**self.settings, "LEADERBOARD_REPORTS_DIR": self.options.reports_dir,
+                                              "LEADERBOARD_MANIFEST": self.options.manifest})
+        problem = output.output_problem(self.output_path, protected)
+        if problem:
+            raise BuildFailed(problem)
+        # Rendering into the folder of an earlier render (``pelican content`` does): unchanged files
+        # stay, and what that render wrote and this one does not is removed once this one is written.
+        self.in_place = output.read_marker(self.output_path) is not None
+        logger.info("Reading the archive in %s", self.options.reports_dir)
+        self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
-        self.context["report_page_urls"] = {row.fields["report_path"]: report_page_url(row.fields["report_path"])
-                                            for row in self.leaderboard.ranked}
-        logger.info("Ranked %d rows in %d suites", len(self.leaderboard.ranked), len(self.leaderboard.suites))
-
-    def _report_page(self, row, standing: Standing, sha256: str) -> ReportPage:
-        path = report_page_path(row.fields["report_path"])
-        # The slug is the page's path: unique, and Pelican need not make one from the title (half
-        # of the time it takes to make a page).
-        metadata = {"title": row.fields["model_name"], "slug": path[: -len(".html")], "save_as": path,
-                    "url": report_page_url(row.fields["report_path"]), "row": row, "standing": standing, "sha256": sha256}
-        return ReportPage("", metadata=metadata, settings=self.settings, source_path=None, context=self.context)
-
-    def _write_partner_part(self, part: Part) -> None:
-        """The report pages and copies that the build's forked partner writes. The pages are kept
-        until it exits: freeing thousands of them one by one would only delay the end of the build."""
-        self._write_copies(part.report_copies.items())
-        self.report_pages = [self._report_page(row, part.standing, part.digests[row.fields["report_path"]])
-                             for row in part.rows]
-        self._write_report_pages(self.report_pages)
-
-    def _remove_stale_copies(self) -> None:
-        """Once the archive is accepted, before anything is written: the copies of an earlier render
-        into the same folder go (``pelican content`` renders in place; ``invoke build`` never does)."""
-        reports = os.path.join(self.output_path, "reports")
-        if os.path.lexists(reports):
-            shutil.rmtree(reports) if os.path.isdir(reports) and not os.path.islink(reports) else os.unlink(reports)
+        self.context["leaderboard_columns"] = COLUMNS
+        self.context["numeric_kinds"] = NUMERIC_KINDS
+        self.context["report_page_url"] = report_page_url
+        logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
-        leaderboard: Leaderboard = self.leaderboard
-        partner = leaderboard.partner
-        try:
-            relative = self.settings["RELATIVE_URLS"]
-            writer.write_file("index.html", self.get_template("leaderboard"), self.context, relative_urls=relative,
-                              page_name="index", leaderboard=leaderboard)
-            self._write_bytes("leaderboard.json", leaderboard.leaderboard_json)
-            for name in validate.SCHEMA_NAMES:
-                self._write_bytes("schemas/" + name, validate.schema_text(name).encode("utf-8"))
-            self._write_copies(leaderboard.report_copies.items())
-            self._write_report_pages(self.report_pages)
-        except BaseException:
-            if partner is not None:
-                partner.abandon()
-            raise
-        if partner is not None:
-            partner.join()
-        families = {family.name for suite in leaderboard.suites for family in suite.families}
-        leaderboard_written.send(self, written=Written(len(leaderboard.ranked), len(leaderboard.suites), len(families)))
+        board = self.leaderboard
+        self.env.filters["percent"] = percent
+        previous = self.output_path if self.in_place else self.options.previous_render
+        site = SiteWriter(self.output_path, previous)
+        # The other generators have read the Markdown pages by now, and other plugins may have added
+        # to the context since generate_context: pages are rendered with the context as it is now.
+        self.context["site_nav"] = site_nav(self.context.get("pages", []))
+        job = _PageJob(board, self.get_template("report"), self.get_template("leaderboard"),
+                       self.env.get_template("columns.css"), dict(self.context), self.settings["RELATIVE_URLS"], site)
+        tasks: list[Any] = ["index"] + workers.chunks(range(len(board.rows)), self.options.workers)
+        written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
+        for name in validate.SCHEMA_NAMES:
+            written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
+        written.append(site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)))
+        if self.in_place:
+            _remove_stale(self.output_path, set(written))
+        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
+        written.sort()
+        site.announce(written, self.context)
+        families = sum(len(suite.families) for suite in board.suites)
+        leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 
-    def _write_copies(self, copies: Iterable[tuple[str, bytes]]) -> None:
-        for path, data in copies:
-            self._write_bytes("reports/" + path, data)
 
-    def _write_report_pages(self, pages: list[ReportPage]) -> None:
-        """Each page through the theme's report template, compiled once, with the context Pelican's
-        Writer would give it (the site context, a relative SITEURL, ``page`` and ``url``)."""
-        template = self.get_template("report")
-        relative = self.settings["RELATIVE_URLS"]
-        site = {**template.globals, **self.context}
-        site.setdefault("localsiteurl", None)
-        site_urls: dict[str, str] = {}
-        concat = self.env.concat
-        for page in pages:
-            # The site context is shared by every page, not copied: each page's own values are the
-            # context's variables, which a template reads before the shared ones.
-            context = template.new_context(site, shared=True)
+@dataclass(frozen=True)
+class _PageJob:
+    """What every worker shares while writing pages: the leaderboard, the compiled templates and
+    the site's context."""
+
+    board: Leaderboard
+    report_template: Any
+    index_template: Any
+    columns_template: Any
+    context: dict[str, Any]
+    relative_urls: bool
+    site: SiteWriter
+
+
+def _write_part(job: _PageJob, task: Any) -> list[str]:
+    """Write one part of the site: ``"index"``, or the copies and pages of a range of rows."""
+    if task == "index":
+        board = job.board
+        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board,
+                        embedded_json=embedded(board.rows, board.suites)),
+                _render(job, job.columns_template, "theme/columns.css")]
+    return _write_reports(job, task)
+
+
+def _render(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
+    """Render ``template`` with the site's context, as Pelican's writer would (a SITEURL relative
+    to the page when the site uses relative URLs), and write it as ``save_as``."""
+    context = template.new_context(job.context, shared=True)
+    local = context.vars
+    local.update(output_file=save_as, **variables)
+    if job.relative_urls:
+        local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(save_as))
+    html = template.environment.concat(template.root_render_func(context))
+    return job.site.write(save_as, html.encode("utf-8"))
+
+
+def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
+    """The canonical copy and the page of each row at ``indices``."""
+    board = job.board
+    written: list[str] = []
+    site_urls: dict[str, str] = {}
+    with room_for_nesting():
+        for index in indices:
+            filled = board.ranked[index]
+            row = filled.row
+            payload, copy = report_of(board, index)
+            written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
+            suite = board.suites[board.standing.suite_of[index]]
+            details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
+                                     board.standing.in_family[index], len(board.rows), suite.anchor,
+                                     hashlib.sha256(copy).hexdigest())
+            save_as = report_page_path(row.report_path)
+            page = ReportPage(row.model_name, report_page_url(row.report_path), save_as)
+            template = job.report_template
+            context = template.new_context(job.context, shared=True)
             local = context.vars
-            local.update(output_file=page.save_as, url=page.url, page=page)
-            if relative:
-                folder = os.path.dirname(page.save_as)
+            local.update(output_file=save_as, url=page.url, page=page, report=details)
+            if job.relative_urls:
+                folder = os.path.dirname(save_as)
                 if folder not in site_urls:
-                    site_urls[folder] = path_to_url(get_relative_path(page.save_as))
+                    site_urls[folder] = path_to_url(get_relative_path(save_as))
                 local["SITEURL"] = local["localsiteurl"] = site_urls[folder]
-            try:
-                html = concat(template.root_render_func(context))
-            except Exception:
-                self.env.handle_exception()
-            self._write_bytes(page.save_as, html.encode("utf-8"))
-
-    def _write_bytes(self, relative: str, data: bytes) -> None:
-        target = os.path.join(self.output_path, *relative.split("/"))
-        folder = os.path.dirname(target)
-        if folder not in self._folders_made:
-            os.makedirs(folder, exist_ok=True)
-            self._folders_made.add(folder)
-        # Three system calls a file (Python's open() adds three more), for 2 × N files.
-        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o666)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(descriptor, view):]
-        finally:
-            os.close(descriptor)
+            html = template.environment.concat(template.root_render_func(context))
+            written.append(job.site.write(save_as, html.encode("utf-8")))
+    return written
 
 
-def site_nav(pages: list[Page]) -> list[NavLink]:
-    """The Markdown pages in navigation order (``navorder``), each with its URL and its
-    ``navtitle`` (or title)."""
-    def order(page: Page):  # as Jinja's sort filter orders them: text ignoring case
-        value = page.navorder
-        return value.lower() if isinstance(value, str) else value
-
-    return [NavLink(page.url, getattr(page, "navtitle", page.title), page) for page in sorted(pages, key=order)]
+def _remove_stale(output_path: str, written: set[str]) -> None:
+    """Rendering in place: remove the files of the plugin's own folders that this render did not
+    write (the page and copy of a report removed from the archive), then their empty folders."""
+    for own in OWN_FOLDERS:
+        top = os.path.join(output_path, own)
+        for folder, folders, files in os.walk(top, topdown=False):
+            for name in files:
+                path = os.path.join(folder, name)
+                if os.path.relpath(path, output_path).replace(os.sep, "/") not in written:
+                    os.unlink(path)
+            for name in folders:
+                try:
+                    os.rmdir(os.path.join(folder, name))
+                except OSError:  # not empty
+                    pass
 
 
 def get_generators(pelican_object):

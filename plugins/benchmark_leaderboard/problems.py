@@ -15,8 +15,25 @@ class Problem:
 
     def __str__(self) -> str:
         if self.pointer:
-            return f"{self.file}: {self.pointer}: {self.rule}"
-        return f"{self.file}: {self.rule}"
+            return one_line(f"{self.file}: {self.pointer}: {self.rule}")
+        return one_line(f"{self.file}: {self.rule}")
+
+
+def one_line(text: str) -> str:
+    """``text`` as it can be printed on one line: characters that are not printable (a newline, a
+    tab, a terminal escape) are written as Python escapes, everything else as it is. A problem is
+    printed this way whatever a file name or a value holds."""
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
+                   for character in text)
+
+
+class BuildFailed(Exception):
+    """The build cannot go on for a reason that is not a refused archive; the message is one line."""
+
+    def __init__(self, message: str):
+        super().__init__(one_line(message))
 
 
 class BuildRefused(Exception):

@@ -11,10 +11,15 @@
   if (!source || !tablist || !controls || !input || !status) return;
 
   var data = JSON.parse(source.textContent);
-  var columns = data.columns;
+  var fields = data.fields;
   var rowCount = data.row_count;
-  // The embedded data leaves out the reproducibility hash, which each table row shows in full.
-  var HASH_CELL = 8;
+  // What the filter searches: the fields of the searched columns that the data carries, the
+  // family, and the text of the searched cells it leaves out (the hash, which the row shows in full).
+  var SEARCHED = ["model_family"], SEARCHED_CELLS = [];
+  data.columns.forEach(function (column, cell) {
+    if (!column.searched) return;
+    if (fields[column.key]) SEARCHED.push(column.key); else SEARCHED_CELLS.push(cell);
+  });
 
   // The page lists a family's rows in ranking order under its suite's panel, in data.suites order.
   var groupOf = {};
@@ -32,13 +37,13 @@
              empty: panel.querySelector("[data-empty]"), shown: -1 };
   });
   // What the filter searches, one lower-case string per row, fields kept apart by a line break.
-  var SEARCHED = ["model_name", "model_family", "device", "release_tag", "run_date"];
   var haystacks = new Array(rowCount);
   for (var i = 0; i < rowCount; i++) {
-    var family = groupOf[columns.suite[i] + "\u0000" + columns.model_family[i]];
+    var family = groupOf[fields.suite[i] + "\u0000" + fields.model_family[i]];
     var parts = [];
-    for (var c = 0; c < SEARCHED.length; c++) parts.push(columns[SEARCHED[c]][i]);
-    parts.push(family.trs[family.rows.length].cells[HASH_CELL].textContent);
+    for (var c = 0; c < SEARCHED.length; c++) parts.push(fields[SEARCHED[c]][i]);
+    var cells = family.trs[family.rows.length].cells;
+    for (var k = 0; k < SEARCHED_CELLS.length; k++) parts.push(cells[SEARCHED_CELLS[k]].textContent);
     haystacks[i] = parts.join("\n").toLowerCase();
     family.rows.push(i);
     family.shown++;

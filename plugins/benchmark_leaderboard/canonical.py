@@ -1,16 +1,11 @@
-"""Render the JSON documents: ``leaderboard.json``, the canonical report copies, the page's embedded data."""
+"""The canonical JSON form every published JSON file takes (leaderboard.json and the report copies):
+``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` and a newline, in UTF-8."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from .archive import Candidate
-from .problems import Problem
-from .ranking import SORT, Suite
-from .rows import FIELDS, Row
-
-SCHEMA_VERSION = 1
 
 
 def canonical(document: Any, known: dict[int, str] | None = None) -> bytes:
@@ -110,58 +105,3 @@ def scalar_text(value: Any) -> str | None:
     if kind is float and value == value and value != _INFINITY and value != -_INFINITY:
         return float.__repr__(value)
     return None
-
-
-def document(ranked: list[Row], suites: list[Suite]) -> dict[str, Any]:
-    return {
-        "row_count": len(ranked),
-        "rows": [row.fields for row in ranked],
-        "schema_version": SCHEMA_VERSION,
-        "sort": list(SORT),
-        "suites": [
-            {"families": [{"name": f.name, "rows": [row.fields for row in f.rows]} for f in suite.families], "name": suite.name}
-            for suite in suites
-        ],
-    }
-
-
-def copies(candidates: list[Candidate]) -> tuple[dict[str, bytes], list[Problem]]:
-    """The canonical copy of every report, by its path, and the reports that cannot be written."""
-    result: dict[str, bytes] = {}
-    problems: list[Problem] = []
-    for candidate in candidates:
-        try:
-            result[candidate.path] = canonical(candidate.payload)
-        except UnicodeEncodeError:
-            problems.append(Problem(candidate.path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
-        except RecursionError:
-            problems.append(Problem(candidate.path, "", "is nested too deeply to be copied"))
-    return result, problems
-
-
-_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-# Left out of the page's copy: report_url, always "reports/" and the URL-quoted report_path, and
-# reproducibility_hash, which the page's table shows in full, row for row (one copy of 64 random hex
-# digits a row is what the page can afford).
-EMBEDDED_COLUMNS = sorted(set(FIELDS) - {"report_url", "reproducibility_hash"})
-
-
-def embedded(ranked: list[Row], suites: list[Suite]) -> str:
-    """The leaderboard for the page's ``<script type="application/json">``.
-
-    The content of ``leaderboard.json`` in a compact, column-major form that compresses well:
-    ``columns`` maps each row field to the list of its values in the global ranking order (row
-    ``i`` is ``columns[field][i]`` for every field; ``report_url`` is left out, being derived from
-    ``report_path``, and so is ``reproducibility_hash``, which the table rows carry in full), and ``suites`` names the suites and, in each, its model families, in the
-    order of the page's tabs and tables; a family's rows are the rows, in ranking order, whose
-    ``suite`` and ``model_family`` are exactly those names. The text is escaped so that no report
-    text can close the element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become
-    ``\\u`` escapes, which JSON reads back unchanged."""
-    data = {
-        "columns": {name: [row.fields[name] for row in ranked] for name in EMBEDDED_COLUMNS},
-        "row_count": len(ranked),
-        "schema_version": SCHEMA_VERSION,
-        "sort": list(SORT),
-        "suites": [{"families": [family.name for family in suite.families], "name": suite.name} for suite in suites],
-    }
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_SAFE)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 import re
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 from urllib.parse import quote
 
 from .archive import Candidate, is_utf8
@@ -21,22 +20,40 @@ METRICS = {
     "recall": ("exact_span_f1.recall", "span.recall", "micro.recall", "recall"),
     "f1": ("exact_span_f1.f1", "span.f1", "micro.f1", "micro_f1", "f1"),
 }
-FIELDS = (
-    "device", "f1", "leakage", "model_family", "model_name", "recall", "release_tag",
-    "report_path", "report_url", "reproducibility_hash", "run_date", "suite",
-)
 MANIFEST = "models.jsonl"
 FALLBACK = "--release-tag"
+ARCHIVE = "archive"
 
 
-@dataclass(frozen=True)
-class Row:
-    """A published row (``fields``, exactly the schema's keys), where each field came from, and
-    the report it was filled from."""
+class Row(NamedTuple):
+    """A published row of leaderboard.json: exactly the schema's fields, in the schema's order."""
 
-    fields: dict[str, Any]
-    sources: dict[str, str]
-    candidate: Candidate
+    suite: str
+    model_family: str
+    model_name: str
+    device: str
+    leakage: float
+    recall: float
+    f1: float
+    release_tag: str
+    run_date: str
+    reproducibility_hash: str
+    report_path: str
+    report_url: str
+
+
+FIELDS = Row._fields
+
+
+class Filled(NamedTuple):
+    """A row and what the build knows of its report beyond the row: where each field came from
+    (``sources``, in ``FIELDS`` order), the report's fixture count, and the sha256 of the file's
+    bytes as read (to notice a file that changes before its copy is written)."""
+
+    row: Row
+    sources: tuple[str, ...]
+    fixture_count: int
+    file_sha256: str
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
@@ -88,7 +105,8 @@ def run_date(value: str) -> str | None:
         return None
 
 
-def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) -> tuple[Row | None, list[Problem]]:
+def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
+             file_sha256: str = "") -> tuple[Filled | None, list[Problem]]:
     """The row of one candidate, or the problems that keep it from being published."""
     payload = candidate.payload
     file = candidate.path
@@ -159,8 +177,9 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
         return None, problems
     fields["report_path"] = file
     fields["report_url"] = "reports/" + quote(file)
-    sources["report_path"] = sources["report_url"] = "archive"
-    return Row(fields, sources, candidate), problems
+    sources["report_path"] = sources["report_url"] = ARCHIVE
+    row = Row(**fields)
+    return Filled(row, tuple(sources[name] for name in FIELDS), payload.get("fixture_count"), file_sha256), problems
 
 
 _IDENTITY = tuple((field, pointer(field)) for field in ("suite", "model_name", "device"))
@@ -181,15 +200,3 @@ def _why(value: Any, source: str, shape: str = "a non-empty string") -> str:
     if value is None:
         return "none given"
     return f"{_shown(value)} {where} is not {shape}"
-
-
-def fill_rows(candidates: list[Candidate], manifest: Manifest, release_tag: str | None) -> tuple[list[Row], list[Problem]]:
-    """Rows of every candidate that can be published, and the problems of all the others."""
-    rows: list[Row] = []
-    problems: list[Problem] = []
-    for candidate in candidates:
-        row, found = fill_row(candidate, manifest, release_tag)
-        problems.extend(found)
-        if row is not None:
-            rows.append(row)
-    return rows, problems

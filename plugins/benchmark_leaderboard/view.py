@@ -1,5 +1,6 @@
-"""What the pages show beyond the published rows: a report page's ranks, every metric and metadata
-value, where each field came from; and how a fraction is written as a percentage."""
+"""What the templates look up: a report page's details (its ranks, every metric and metadata value,
+where each field came from), the site's navigation, and how a fraction is written as a percentage.
+Values are worked out here, ready to print, so that templates only look them up."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from .build import Standing
-from .leaderboard import scalar_text
-from .rows import FALLBACK, MANIFEST, Row
+from .canonical import scalar_text
+from .fill import FALLBACK, FIELDS, MANIFEST, Filled
 
 HUNDREDTH = Decimal("0.01")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
@@ -66,19 +66,21 @@ def origin(source: str, release_tag: str) -> tuple[str, str]:
     return "archive", "the report's path in the archive"
 
 
+@dataclass(frozen=True, slots=True)
+class ReportPage:
+    """What base.html needs of a report's page: its title and where it is."""
+
+    title: str
+    url: str
+    save_as: str
+
+
 @dataclass(slots=True)
 class ReportDetails:
     """Everything a report page shows about one row, each value ready to print (percentages
     written out, metadata leaves as text), so the template only looks values up."""
 
-    fields: dict[str, Any]
-    model_name: str
-    model_family: str
-    suite: str
-    device: str
-    release_tag: str
-    run_date: str
-    report_url: str
+    row: Any
     leakage_percent: str
     recall_percent: str
     f1_percent: str
@@ -88,40 +90,57 @@ class ReportDetails:
     rank_in_family: int
     row_count: int
     suite_anchor: str
+    fixture_count: Any
     metrics: list[tuple[str, str]]
     metadata: list[tuple[str, str]]
     report_fields: list[tuple[str, str]]
     sha256: str
 
 
-def report_details(standing: Standing, row: Row, sha256: str) -> ReportDetails:
+_FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
+_PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
+
+
+def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
+                   row_count: int, suite_anchor: str, sha256: str) -> ReportDetails:
     """Everything a report page shows about one row, where it stands, and its copy's digest."""
-    fields = row.fields
-    path = fields["report_path"]
-    payload = row.candidate.payload
+    row = filled.row
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
     others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
     return ReportDetails(
-        fields=fields,
-        model_name=fields["model_name"],
-        model_family=fields["model_family"],
-        suite=fields["suite"],
-        device=fields["device"],
-        release_tag=fields["release_tag"],
-        run_date=fields["run_date"],
-        report_url=fields["report_url"],
-        leakage_percent=percent(fields["leakage"]),
-        recall_percent=percent(fields["recall"]),
-        f1_percent=percent(fields["f1"]),
-        published=[(name, fields[name], *origin(row.sources[name], fields["release_tag"])) for name in PUBLISHED],
-        rank=standing.rank_overall[path],
-        rank_in_suite=standing.rank_in_suite[path],
-        rank_in_family=standing.rank_in_family[path],
-        row_count=standing.row_count,
-        suite_anchor=standing.anchors[fields["suite"]],
+        row=row,
+        leakage_percent=percent(row.leakage),
+        recall_percent=percent(row.recall),
+        f1_percent=percent(row.f1),
+        published=[(PUBLISHED[n], row[i], *origin(filled.sources[i], row.release_tag)) for n, i in enumerate(_PUBLISHED_INDEX)],
+        rank=rank,
+        rank_in_suite=rank_in_suite,
+        rank_in_family=rank_in_family,
+        row_count=row_count,
+        suite_anchor=suite_anchor,
+        fixture_count=filled.fixture_count,
         metrics=leaves(metrics),
         metadata=leaves(metadata),
         report_fields=leaves(others),
         sha256=sha256,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class NavLink:
+    """A Markdown page in the site's navigation, its URL and title worked out once per build."""
+
+    url: str
+    title: str
+    page: Any
+
+
+def site_nav(pages: list[Any]) -> list[NavLink]:
+    """The Markdown pages in navigation order (``navorder``), each with its URL and its
+    ``navtitle`` (or title)."""
+    def order(page: Any):  # as Jinja's sort filter orders them: text ignoring case
+        value = getattr(page, "navorder", "")
+        return value.lower() if isinstance(value, str) else value
+
+    return [NavLink(page.url, getattr(page, "navtitle", page.title), page) for page in sorted(pages, key=order)]

@@ -1,0 +1,149 @@
+"""The pipeline up to what the site publishes: read → validate → fill → rank → group.
+
+``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
+immutable ``Leaderboard``, or raises ``BuildRefused`` with every problem of the archive and the
+manifest. It writes nothing and leaves nothing running."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from . import validate, workers
+from .archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths,
+                      read_bytes, read_file)
+from .fill import Filled, Row, fill_row
+from .manifest import Manifest, read_manifest
+from .problems import BuildFailed, BuildRefused, Problem
+from .publish import document_view, report_copy
+from .rank import Standing, Suite, group, rank, standing
+from .settings import Options
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Everything the site publishes, decided: the ranked rows, grouped, and where each stands."""
+
+    ranked: tuple[Filled, ...]
+    rows: tuple[Row, ...]  # the published rows, in ranking order (``ranked[i].row``)
+    suites: tuple[Suite, ...]
+    standing: Standing
+    files_read: int
+    reports_dir: str
+    manifest: Manifest
+
+
+@dataclass(frozen=True)
+class _ReadJob:
+    root: str
+    manifest: Manifest
+    release_tag: str | None
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """What reading, validating and filling some of the archive's files made of them."""
+
+    candidates: int
+    filled: list[Filled]
+    rows_valid: bool  # every row already passes the leaderboard schema's row definition
+    problems: list[Problem]
+
+
+def read_leaderboard(options: Options) -> Leaderboard:
+    root = checked_root(options.reports_dir)
+    paths, path_problems = json_paths(root)
+    manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
+                                                key=options.manifest_key)
+    job = _ReadJob(root, manifest, options.release_tag)
+    parts = workers.run(_check, workers.chunks(paths, options.workers), job, options.workers)
+    file_problems = path_problems + [problem for part in parts for problem in part.problems]
+    candidates = sum(part.candidates for part in parts)
+    # The manifest's problems first (whatever the file is called), then the archive's, in path order.
+    problems = manifest_problems + sorted(set(file_problems + archive_problems(paths, candidates, len(file_problems))))
+    if problems:
+        raise BuildRefused(problems)
+    ranked = rank(filled for part in parts for filled in part.filled)
+    rows = tuple(filled.row for filled in ranked)
+    suites = group(ranked)
+    # What is written is checked against the schema it is published with, before anything is.
+    if not all(part.rows_valid for part in parts):
+        raise BuildRefused(validate.leaderboard_problems(_whole_document(rows, suites)))
+    document_problems = validate.leaderboard_problems(document_view(rows, suites), rows_checked=True)
+    if document_problems:
+        raise BuildRefused(document_problems)
+    return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest)
+
+
+def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
+    """The report of the row at ``index`` of the ranking, read again: its parsed JSON and its
+    canonical copy. What the pages show of a report is not kept in memory between the two reads;
+    the file must still be the one that was checked, or the build stops."""
+    filled = board.ranked[index]
+    path = filled.row.report_path
+    data = read_bytes(board.reports_dir, path)
+    if hashlib.sha256(data).hexdigest() != filled.file_sha256:
+        raise BuildFailed(f"{path} changed while the site was being built; build again")
+    payload = json.loads(data)
+    return payload, report_copy(payload)
+
+
+def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
+    from .publish import leaderboard_json
+
+    return json.loads(b"".join(leaderboard_json(rows, suites)))
+
+
+def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
+    """Read, validate and fill the files at ``paths``; each file's result depends on it alone."""
+    filled: list[Filled] = []
+    problems: list[Problem] = []
+    candidates = 0
+    with room_for_nesting():
+        for path in paths:
+            payload, data, problem = read_file(job.root, path)
+            if problem is not None:
+                problems.append(problem)
+                continue
+            if not is_candidate(path, payload):
+                continue
+            problem = candidate_problem(path, payload)
+            if problem is not None:
+                problems.append(problem)
+                continue
+            candidates += 1
+            problems += validate.problems_of(validate.REPORT_SCHEMA, payload, path)
+            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag, hashlib.sha256(data).hexdigest())
+            problems += found
+            copy_problem = _copy_problem(path, payload)
+            if copy_problem is not None:
+                problems.append(copy_problem)
+            elif row is not None:
+                filled.append(row)
+    return _Checked(candidates, filled, validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
+
+
+def _copy_problem(path: str, payload: Any) -> Problem | None:
+    """Why a report cannot be copied as canonical JSON (its text is not Unicode), or None."""
+    try:
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)")
+    return None
+
+
+@contextmanager
+def room_for_nesting():
+    """Reading, copying and showing a report walk it level by level; a report may nest up to
+    ``MAX_DEPTH`` levels wherever the call stack already is, so the interpreter's limit is raised
+    for the block to leave room for that."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, 3 * MAX_DEPTH + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)

@@ -1,0 +1,67 @@
+"""The plugin's settings: every default in one table, read once per build into plain options.
+
+Pelican makes its own path settings absolute against the settings file. The plugin's paths are
+content paths like ``ARTICLE_PATHS`` and ``STATIC_PATHS``: a relative one is taken from ``PATH``
+(the content folder, already absolute), never from the working folder."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .signature import DEFAULT_IDENTITY, DEFAULT_KEY
+
+DEFAULTS: dict[str, Any] = {
+    # The archive: a folder of BenchmarkReport JSON, relative to PATH.
+    "LEADERBOARD_REPORTS_DIR": "benchmarks",
+    # The model manifest (models.jsonl), relative to PATH; a missing file means no fallbacks.
+    "LEADERBOARD_MANIFEST": os.path.join(os.pardir, "models.jsonl"),
+    # The release tag of reports that carry none. There is no default: such a report is refused.
+    "LEADERBOARD_RELEASE_TAG": None,
+    # Who must have signed the manifest's Sigstore bundle, when one lies beside it.
+    "LEADERBOARD_MANIFEST_IDENTITY": DEFAULT_IDENTITY,
+    "LEADERBOARD_MANIFEST_KEY": DEFAULT_KEY,
+    # Worker processes that read reports and write their pages; None: one a CPU. The output is the
+    # same bytes for any number.
+    "LEADERBOARD_WORKERS": None,
+    # A folder holding the previous render (the build runner sets it): a file whose bytes did not
+    # change is linked from there instead of being written again.
+    "LEADERBOARD_PREVIOUS_RENDER": None,
+    # Rows whose report has fewer fixtures than this are marked as thin evidence.
+    "LEADERBOARD_THIN_EVIDENCE": 10,
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    reports_dir: str
+    manifest: str | None
+    release_tag: str | None
+    manifest_identity: str
+    manifest_key: str
+    workers: int
+    previous_render: str | None
+    thin_evidence: int
+
+
+def options(settings: dict[str, Any]) -> Options:
+    """The plugin's options from Pelican's settings, defaults filled in and paths made absolute."""
+    value = {key: settings.get(key, default) for key, default in DEFAULTS.items()}
+    content = settings.get("PATH") or os.curdir
+
+    def path(key: str) -> str | None:
+        given = value[key]
+        return None if given is None else os.path.abspath(os.path.join(content, os.fspath(given)))
+
+    workers = value["LEADERBOARD_WORKERS"]
+    return Options(
+        reports_dir=path("LEADERBOARD_REPORTS_DIR"),
+        manifest=path("LEADERBOARD_MANIFEST"),
+        release_tag=value["LEADERBOARD_RELEASE_TAG"],
+        manifest_identity=value["LEADERBOARD_MANIFEST_IDENTITY"],
+        manifest_key=value["LEADERBOARD_MANIFEST_KEY"],
+        workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
+        previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
+        thin_evidence=int(value["LEADERBOARD_THIN_EVIDENCE"]),
+    )

@@ -1,0 +1,71 @@
+"""A plain parallel map: the same function over chunks of work, in worker processes or here.
+
+Results come back in the order of the chunks, so the site's bytes are the same for one process or
+many. Workers are forked (they inherit the build's data and compiled templates, nothing is sent to
+them but the chunk), ignore Ctrl-C (the build's own process answers it and ends them), die with
+the process that started them, and are ended when the map returns or fails: nothing outlives it."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import multiprocessing
+import os
+import signal
+from typing import Any, Callable, Sequence, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# What every worker reads, set just before the workers are forked: the data they share.
+_shared: Any = None
+_PR_SET_PDEATHSIG = 1
+
+
+def chunks(items: Sequence[T], workers: int) -> list[Sequence[T]]:
+    """``items`` in contiguous slices: four a worker, as the standard library's Pool.map sizes its
+    chunks, so that a slow slice does not keep one worker busy while the others wait."""
+    if not items:
+        return []
+    count = 1 if workers <= 1 else min(len(items), workers * 4)
+    size, extra = divmod(len(items), count)
+    slices, start = [], 0
+    for number in range(count):
+        end = start + size + (number < extra)
+        slices.append(items[start:end])
+        start = end
+    return slices
+
+
+def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int) -> list[R]:
+    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes."""
+    global _shared
+    if workers <= 1 or len(tasks) <= 1 or not hasattr(os, "fork"):
+        return [function(shared, task) for task in tasks]
+    _shared = shared
+    # Objects that exist now stay out of the collector in both processes: a collection would write
+    # to every object's header and so copy every page the workers share with this process.
+    gc.freeze()
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(min(workers, len(tasks)), initializer=_started, initargs=(os.getpid(),)) as pool:
+            return pool.map(_call, [(function, task) for task in tasks], chunksize=1)
+    finally:
+        _shared = None
+        gc.unfreeze()
+
+
+def _call(job: tuple[Callable[[Any, T], R], T]) -> R:
+    function, task = job
+    return function(_shared, task)
+
+
+def _started(parent: int) -> None:
+    """In each worker: Ctrl-C is the build's to answer, and the worker ends when its parent does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still ends the workers
+        pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
