@@ -1,0 +1,172 @@
+"""Which folder a build may write into or remove: only a new or empty one, or an earlier render.
+
+A render marks itself with ``MARKER`` at its root (as Sphinx writes ``.buildinfo``); a folder
+without it holds someone else's files and is never replaced or removed. Some folders are never
+an output whatever a marker says: those the build reads (the content, the plugins, the theme,
+the reports, the manifest's folder), any folder that contains one of them (so the project, its
+parents, ``/``), and anything of git's. Pure: no Pelican import, nothing written."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from typing import Any, Iterable
+
+from .problems import one_line
+
+MARKER = ".leaderboard-render.json"
+GENERATOR = "openmed-benchmark-leaderboard"
+MARKER_VERSION = 1
+# A marker is a few dozen bytes; a larger file of that name is not one (and is never read whole).
+MARKER_MAX_BYTES = 4096
+
+# What a build into a mount point leaves inside the output while it works (``leaderboard_tools.runner``
+# makes them; a killed build may leave them behind). They are the build's own, so an output that holds
+# only these counts as empty, and the next build finishes or undoes what they record.
+INNER_LOCK = ".leaderboard.lock"
+INNER_STAGING_PREFIX = ".leaderboard-staging-"
+INNER_OLD_PREFIX = ".leaderboard-old-"
+# The random part of every name the runner makes: 12 lower-case hex digits.
+TOKEN = "[0-9a-f]{12}"
+# How much of each end of a path too long for the system a problem shows.
+LONG_NAME_SHOWN = 40
+_INNER_LEFTOVER = re.compile(rf"(?:{re.escape(INNER_STAGING_PREFIX)}|{re.escape(INNER_OLD_PREFIX)}){TOKEN}")
+
+
+def marker_bytes(release_tag: str | None) -> bytes:
+    """The marker's bytes: canonical JSON, like ``leaderboard.json``, naming the release rendered."""
+    document = {"generator": GENERATOR, "marker": MARKER_VERSION, "release_tag": release_tag}
+    return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def read_marker(folder: str) -> dict[str, Any] | None:
+    """The marker of ``folder`` when it holds one, else None. Only a regular file is read: a link, a
+    FIFO or a device of that name is not a marker (a FIFO would block, a device never end)."""
+    path = os.path.join(folder, MARKER)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        # O_NOFOLLOW and O_NONBLOCK: if the file was swapped for a link or a FIFO since lstat, the
+        # open fails or returns at once, and the fstat below says it is not a regular file.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return None
+        data = os.read(descriptor, MARKER_MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if len(data) > MARKER_MAX_BYTES:
+        return None
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not (isinstance(document, dict) and set(document) == {"generator", "marker", "release_tag"}
+            and document["generator"] == GENERATOR
+            and type(document["marker"]) is int and document["marker"] == MARKER_VERSION
+            and (document["release_tag"] is None or isinstance(document["release_tag"], str))):
+        return None
+    return document
+
+
+def protected_folders(settings: dict[str, Any]) -> list[str]:
+    """The folders a build reads, from Pelican settings: ``PATH``, each of ``PLUGIN_PATHS``,
+    ``THEME``, ``LEADERBOARD_REPORTS_DIR`` and the folder of ``LEADERBOARD_MANIFEST`` (those two
+    taken relative to ``PATH`` when relative). Absolute, in that order, each once."""
+    base = settings.get("PATH") or os.curdir
+    found: list[str] = []
+
+    def add(folder: Any) -> None:
+        if isinstance(folder, str) and folder:
+            folder = os.path.abspath(folder)
+            if folder not in found:
+                found.append(folder)
+
+    add(settings.get("PATH"))
+    for folder in settings.get("PLUGIN_PATHS") or []:
+        add(folder)
+    add(settings.get("THEME"))
+    reports = settings.get("LEADERBOARD_REPORTS_DIR")
+    if isinstance(reports, str) and reports:
+        add(os.path.join(base, reports))
+    manifest = settings.get("LEADERBOARD_MANIFEST")
+    if isinstance(manifest, str) and manifest:
+        add(os.path.dirname(os.path.join(base, manifest)))
+    return found
+
+
+def counts_as_empty(names: Iterable[str]) -> bool:
+    """True when a folder's entries are only the build's own working files (a mount point's lock and
+    the staging and old folders of a build into it)."""
+    return all(name == INNER_LOCK or _INNER_LEFTOVER.fullmatch(name) for name in names)
+
+
+def _within(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or lies below it (both absolute and resolved)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def output_problem(output: str, protected: Iterable[str]) -> str | None:
+    """Why ``output`` can be neither rendered into nor removed, in one line, or None when it can:
+    it is new, an empty folder, or an earlier render (a folder holding a valid marker). A link is
+    judged by where it leads. ``protected`` are the folders the build reads (``protected_folders``)."""
+    if output == "":
+        return "output refused: the output folder is named by an empty string (an unset variable?); name the folder to write"
+    shown = one_line(output)
+    real = os.path.realpath(output)
+    for folder in protected:
+        folder = os.path.realpath(folder)
+        if real == folder:
+            return f"output refused: {shown} is {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
+        if _within(folder, real):
+            return f"output refused: {shown} contains {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
+    parts = real.split(os.sep)
+    if ".git" in parts:
+        git = os.sep.join(parts[: parts.index(".git") + 1]) or os.sep
+        where = "is the git folder" if git == real else "lies inside the git folder"
+        return f"output refused: {shown} {where} {one_line(git)}; git's files are never an output"
+    try:
+        status = os.stat(real)
+    except FileNotFoundError:
+        return None  # a new folder (a dangling link: its target is made)
+    except NotADirectoryError:
+        return f"output refused: {shown} cannot be a folder: {one_line(_file_above(real))} is a file"
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG:
+            return f"output refused: cannot look at {shown}: {_reason(error)}"
+        # Shown in part: the whole path would be a line of thousands of characters.
+        short = shown if len(shown) <= 2 * LONG_NAME_SHOWN else f"{shown[:LONG_NAME_SHOWN]}...{shown[-LONG_NAME_SHOWN:]}"
+        return f"output refused: {short} ({len(real)} characters) is a longer path or name than this system allows"
+    if not stat.S_ISDIR(status.st_mode):
+        return f"output refused: {shown} exists and is not a folder"
+    if os.path.lexists(os.path.join(real, ".git")):
+        return f"output refused: {shown} holds .git: it is a git repository or worktree, never an output"
+    try:
+        names = os.listdir(real)
+    except OSError as error:
+        return f"output refused: cannot list {shown}: {_reason(error)}"
+    if counts_as_empty(names) or read_marker(real) is not None:
+        return None
+    return (f"output refused: {shown} is not empty and has no valid {MARKER}, so it is not a render of this site; "
+            "choose a new or empty folder, or an earlier render")
+
+
+def _file_above(path: str) -> str:
+    """The nearest folder-to-be above ``path`` that exists and is not a folder."""
+    above = os.path.dirname(path)
+    while above != os.path.dirname(above) and not (os.path.lexists(above) and not os.path.isdir(above)):
+        above = os.path.dirname(above)
+    return above
+
+
+def _reason(error: OSError) -> str:
+    """An operating-system error's reason in lower case, as it reads inside a sentence."""
+    reason = error.strerror or str(error)
+    return reason[:1].lower() + reason[1:]
