@@ -271,7 +271,8 @@ def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, man
 def main(argv: list[str] | None = None) -> int:
     """Render once; exit 0 when the site was replaced, 1 when the archive was refused, 2 when the build failed."""
     from benchmark_leaderboard.problems import BuildRefused
-    from .runner import BuildError, build
+    from . import exits
+    from .runner import BuildError, BuildInterrupted, build, say
 
     parser = argparse.ArgumentParser(prog="python -m leaderboard_tools.preview", description=main.__doc__)
     parser.add_argument("--settings", required=True)
@@ -284,15 +285,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         summary = build(options.settings, options.output_dir, reports_dir=options.reports_dir, manifest=options.manifest,
                         release_tag=options.release_tag, extra=LIVERELOAD_SETTINGS if options.live else None)
+    except BuildInterrupted as interrupt:
+        say(interrupt.line())
+        return exits.interrupted(interrupt.signum)
     except BuildRefused as refused:
         for line in refused.lines():
-            print(line, file=sys.stderr)
-        return 1
+            say(line)
+        return exits.REFUSED
     except BuildError as error:
-        print(f"build failed: {error}", file=sys.stderr)
-        return 2
-    print(summary, file=sys.stderr)
-    return 0
+        say(error.line())
+        return exits.UNUSABLE
+    say(str(summary))
+    return exits.DONE
 
 
 def _record(path: str, seen: dict[str, tuple[int, int, int]]) -> None:

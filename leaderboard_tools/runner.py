@@ -1,34 +1,95 @@
-"""Write: run Pelican into a temporary folder beside the output and swap it in only on success.
+"""Write: render into a staging folder beside the output, then exchange the two in one step.
 
-A refused or interrupted build leaves the output folder exactly as it was and no temporary folder
-behind. This is what ``invoke build`` (and serve, publish, verify) call."""
+The output belongs to the build only where the build made it: before any work the output is
+judged (``benchmark_leaderboard.output.output_problem``), and only a new or empty folder or an
+earlier render (a folder holding the render marker) is ever replaced or removed. A symbolic link as
+the output is rendered through: its target is exchanged and the link stays a link. The output
+keeps its mode. A lock beside the output lets one build (or ``clean``) at a time work on it.
+
+A refused, failed or interrupted build leaves the output as it was; what a killed one left (its
+staging folder, or a move into a mount point half done) is finished or removed by the next build,
+under the lock. This is what ``invoke build`` (and serve, livereload, publish, verify) call."""
 
 from __future__ import annotations
 
 import atexit
+import ctypes
+import ctypes.util
+import errno
+import fcntl
 import gc
 import logging
 import os
+import re
+import secrets
 import shutil
 import signal
+import stat
 import sys
-import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
-from benchmark_leaderboard import parallel
 from benchmark_leaderboard.manifest import ManifestError
+from benchmark_leaderboard.problems import BuildFailed, BuildRefused
+from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
+                                          marker_bytes, one_line, output_problem, protected_folders, read_marker)
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
-# traversed and freed one by one by the final collection: 0.25 s at 10,000 reports.
+# traversed and freed one by one by the final collection.
 atexit.register(gc.freeze)
+
+# How long a build waits for another build (or clean) of the same output before it gives up, and
+# how often it looks again meanwhile.
+LOCK_WAIT_SECONDS = 5.0
+LOCK_POLL_SECONDS = 0.05
 
 
 class BuildError(Exception):
     """The build cannot start or finish; the message is one line for the user."""
+
+    def line(self) -> str:
+        return f"build failed: {self}"
+
+
+class OutputRefused(BuildError):
+    """The output is not the build's to write or remove; the message is the whole line."""
+
+    def line(self) -> str:
+        return str(self)
+
+
+class OutputBusy(BuildError):
+    """Another build (or clean) holds the output's lock; the message is the whole line."""
+
+    def line(self) -> str:
+        return str(self)
+
+
+class CleanFailed(BuildError):
+    """``clean`` could not remove the output; the message is one line for the user."""
+
+    def line(self) -> str:
+        return f"clean failed: {self}"
+
+
+class BuildInterrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM ended the build; the output is as it was (or, when the signal came during
+    the exchange, which waits for it, the new render). ``line`` says which, ``signum`` which signal."""
+
+    def __init__(self, signum: int, line: str):
+        super().__init__(line)
+        self.signum = signum
+
+    def line(self) -> str:
+        return str(self.args[0])
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the build's clean-up runs."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +113,7 @@ def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str,
 
 def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> tuple[int, int, int]:
     """Run Pelican once with ``output_dir`` as its output; returns the rows, suites and model
-    families of the leaderboard it wrote, as the plugin noted them in the settings."""
+    families of the leaderboard it wrote, as the plugin's ``leaderboard_written`` signal said."""
     from pelican import Pelican
 
     from benchmark_leaderboard.generator import leaderboard_written
@@ -74,6 +135,37 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     return written[-1].rows, written[-1].suites, written[-1].families
 
 
+def build_overrides(reports_dir: str | None = None, manifest: str | None = None, release_tag: str | None = None,
+                    extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The Pelican settings the build's flags set; a reports folder or manifest that cannot be one
+    is a ``BuildError``."""
+    overrides = dict(extra or {})
+    if reports_dir is not None:
+        if not os.path.isdir(reports_dir):
+            raise BuildError(f"the reports folder {one_line(reports_dir)} does not exist" if not os.path.lexists(reports_dir)
+                             else f"the reports folder {one_line(reports_dir)} is not a folder")
+        overrides["LEADERBOARD_REPORTS_DIR"] = os.path.abspath(reports_dir)
+    if manifest is not None:
+        if os.path.isdir(manifest):
+            raise BuildError(f"the manifest {one_line(manifest)} is a folder, not a models.jsonl file")
+        overrides["LEADERBOARD_MANIFEST"] = os.path.abspath(manifest)
+    if release_tag is not None:
+        overrides["LEADERBOARD_RELEASE_TAG"] = release_tag
+    return overrides
+
+
+def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None) -> str | None:
+    """Why ``output_dir`` cannot be the output of a build with these settings, or None."""
+    return output_problem(output_dir, protected_folders(_settings(settings_file, overrides or {})))
+
+
+def _settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return pelican_settings(settings_file, overrides)
+    except OSError as error:
+        raise BuildError(f"cannot read the settings {one_line(settings_file)}: {_reason(error)}") from None
+
+
 def build(
     settings_file: str,
     output_dir: str,
@@ -84,57 +176,460 @@ def build(
     progress: Callable[[str], None] | None = None,
     finish: Callable[[str], None] | None = None,
 ) -> Summary:
-    """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` or ``BuildError``.
+    """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` (the archive),
+    ``BuildError`` (one line: ``error.line()``) or ``BuildInterrupted``.
 
     ``finish``, when given, is called with the rendered folder before it replaces the output: what it
-    adds (a release's SHA256SUMS) arrives in the same swap."""
-    say = progress or (lambda message: print(message, file=sys.stderr))
+    adds (a release's SHA256SUMS) arrives in the same exchange."""
     started = time.perf_counter()
-    overrides = dict(extra or {})
-    if reports_dir is not None:
-        if not os.path.isdir(reports_dir):
-            raise BuildError(f"the reports folder {reports_dir} does not exist" if not os.path.exists(reports_dir)
-                             else f"the reports folder {reports_dir} is not a folder")
-        overrides["LEADERBOARD_REPORTS_DIR"] = os.path.abspath(reports_dir)
-    if manifest is not None:
-        if os.path.isdir(manifest):
-            raise BuildError(f"the manifest {manifest} is a folder, not a models.jsonl file")
-        overrides["LEADERBOARD_MANIFEST"] = os.path.abspath(manifest)
-    if release_tag is not None:
-        overrides["LEADERBOARD_RELEASE_TAG"] = release_tag
-    target = os.path.abspath(output_dir)
-    if os.path.exists(target) and not os.path.isdir(target):
-        raise BuildError(f"the output {output_dir} exists and is not a folder")
-    parent = os.path.dirname(target)
-    os.makedirs(parent, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".new-", dir=parent)
-    try:
-        say(f"rendering {overrides.get('LEADERBOARD_REPORTS_DIR') or 'the archive named in ' + os.path.basename(settings_file)} into {output_dir}")
-        _quiet_pelican()
+    run = _Build(settings_file, output_dir, progress or say)
+    with _sigterm_raises():
         try:
-            rows, suites, families = render_into(settings_file, staging, overrides)
-        except (FileNotFoundError, NotADirectoryError) as error:
-            raise BuildError(f"the reports folder {error.args[0] if error.args else ''} does not exist or is not a folder") from None
-        except ManifestError as error:
-            raise BuildError(str(error)) from None
-        except parallel.WorkerFailed as error:
-            raise BuildError(f"{error}; its own error is printed above") from None
-        if finish is not None:
-            finish(staging)
-        files = sum(len(names) for _, _, names in os.walk(staging))
-        _swap(staging, target)
-    finally:
-        with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
-            parallel.abandon_all()  # a forked page writer still at work would write into it again
-            shutil.rmtree(staging, ignore_errors=True)
+            rows, suites, families, files = run.run(build_overrides(reports_dir, manifest, release_tag, extra), finish)
+        except KeyboardInterrupt as interrupt:
+            signum = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
+            raise BuildInterrupted(signum, f"build interrupted by {signum.name}; {run.unchanged()}") from None
     return Summary(rows, suites, families, files, time.perf_counter() - started)
+
+
+def clean(settings_file: str, output_dir: str) -> str:
+    """Remove the render in ``output_dir`` and what a killed build left beside it; returns what was
+    done, in one line. Only a render (a folder holding the marker) or an empty folder is removed, under
+    the output's lock. A link as the output stays, and so does the folder it leads to (emptied), as does
+    a mount point; everything else of the output goes with it."""
+    with _sigterm_raises():
+        try:
+            return _clean(settings_file, output_dir)
+        except BuildError as error:
+            if type(error) is BuildError:
+                raise CleanFailed(str(error)) from None
+            raise
+        except KeyboardInterrupt as interrupt:
+            signum = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
+            raise BuildInterrupted(signum, f"clean interrupted by {signum.name}; run it again to finish") from None
+
+
+class _Build:
+    """One build's state, so that an interruption can say what the output holds."""
+
+    def __init__(self, settings_file: str, output_dir: str, say: Callable[[str], None]):
+        self.settings_file = settings_file
+        self.output_dir = output_dir
+        self.shown = one_line(output_dir)
+        self.say = say
+        self.had_render: bool | None = None  # not known until the output has been judged
+
+    def unchanged(self) -> str:
+        if self.had_render is False:
+            return f"there was no earlier render, and {self.shown} is as it was"
+        return f"{self.shown} keeps its last complete render"
+
+    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int]:
+        place = _Place(self.output_dir)
+        self.had_render = read_marker(place.target) is not None
+        settings = _settings(self.settings_file, overrides)
+        protected = protected_folders(settings)
+        problem = output_problem(self.output_dir, protected)
+        if problem:
+            raise OutputRefused(problem)
+        staging = None
+        try:
+            place.make_parent()
+            with place.locked():
+                place.recover()
+                problem = output_problem(self.output_dir, protected)  # the output may have changed meanwhile
+                if problem:
+                    raise OutputRefused(problem)
+                self.had_render = read_marker(place.target) is not None
+                previous = place.target if self.had_render else None
+                mode = place.mode()
+                staging = place.make_staging()
+                try:
+                    source = overrides.get("LEADERBOARD_REPORTS_DIR") or "the archive named in " + os.path.basename(self.settings_file)
+                    self.say(f"rendering {one_line(source)} into {self.shown}")
+                    _quiet_pelican()
+                    try:
+                        rows, suites, families = render_into(self.settings_file, staging,
+                                                             {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
+                        if not os.path.lexists(os.path.join(staging, MARKER)):
+                            # The generator marks its render last; a plugin that did not is marked here.
+                            tag = settings.get("LEADERBOARD_RELEASE_TAG")
+                            _write_new(os.path.join(staging, MARKER), marker_bytes(tag if isinstance(tag, str) else None))
+                        if finish is not None:
+                            finish(staging)
+                    except (ManifestError, BuildFailed) as error:
+                        raise BuildError(str(error)) from None
+                    except (BuildRefused, BuildError, OSError):
+                        raise
+                    except Exception as error:
+                        # Whatever else the plugin or Pelican raised: one line, never a traceback.
+                        raise BuildError(f"{type(error).__name__}: {one_line(str(error))}; {self.shown} is unchanged") from None
+                    files = sum(len(names) for _, _, names in os.walk(staging))
+                    place.swap(staging, mode)
+                finally:
+                    with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
+                        place.tidy(staging)
+        except OSError as error:
+            raise BuildError(self._failure(error, place, staging)) from None
+        return rows, suites, families, files
+
+    def _failure(self, error: OSError, place: "_Place", staging: str | None) -> str:
+        """One line for an operating-system error: what was being read or written, and why."""
+        path = _filename(error)
+        written = [place.target, place.lock] + ([staging] if staging else [])
+        writing = path is not None and (os.path.abspath(path) == place.parent
+                                        or any(_within(os.path.abspath(path), folder) for folder in written))
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            what = f"no space left on device while writing {one_line(path or staging or place.target)}"
+        elif path is None:
+            what = _reason(error)
+        else:
+            what = f"cannot {'write' if writing else 'read'} {one_line(path)}: {_reason(error)}"
+        return f"{what}; {self.shown} is unchanged"
+
+
+class _Place:
+    """Where a build writes: the output's real folder (a link's target), its lock, whether it is a
+    mount point (then the staging folder, the old render and the lock live inside it)."""
+
+    def __init__(self, output_dir: str):
+        self.shown = one_line(output_dir)
+        self.target = os.path.realpath(output_dir)
+        self.parent, self.name = os.path.split(self.target)
+        self.mount = os.path.isdir(self.target) and os.path.ismount(self.target)
+        self.lock = os.path.join(self.target, INNER_LOCK) if self.mount else os.path.join(self.parent, f".{self.name}.lock")
+
+    def make_parent(self) -> None:
+        try:
+            os.makedirs(self.parent, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise BuildError(f"cannot make the folder {one_line(self.parent)}: a part of that path is a file; "
+                             f"{self.shown} is unchanged") from None
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        try:
+            descriptor = acquire_lock(self.lock, self.shown)
+        except OSError as error:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise BuildError(f"cannot write into {one_line(os.path.dirname(self.lock))}: {_reason(error)}; "
+                             f"{self.shown} is unchanged") from None
+        try:
+            yield
+        finally:
+            release_lock(self.lock, descriptor)
+
+    def recover(self) -> None:
+        """Finish or remove what a killed build left (beside the output, or inside a mount point)."""
+        recover_beside(self.parent, self.name, self.target)
+        if os.path.isdir(self.target) and not os.path.islink(self.target):
+            recover_inside(self.target)
+
+    def mode(self) -> int:
+        """The output's mode: the one it has, or for a new one what the umask gives a new folder."""
+        try:
+            return stat.S_IMODE(os.stat(self.target).st_mode)
+        except FileNotFoundError:
+            mask = os.umask(0)
+            os.umask(mask)
+            return 0o777 & ~mask
+
+    def make_staging(self) -> str:
+        folder, prefix = (self.target, INNER_STAGING_PREFIX) if self.mount else (self.parent, f".{self.name}.new-")
+        try:
+            return make_folder(folder, prefix)
+        except OSError as error:
+            if error.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise
+            raise BuildError(f"cannot write into {one_line(folder)}: {_reason(error)}; {self.shown} is unchanged") from None
+
+    def swap(self, staging: str, mode: int) -> None:
+        """Put the render in ``staging`` where the output is; signals wait until it is done."""
+        with signals_deferred():
+            if self.mount:
+                move_into(staging, self.target)
+                return
+            os.chmod(staging, mode)
+            if not os.path.lexists(self.target):
+                os.rename(staging, self.target)
+                return
+            try:
+                exchange(staging, self.target)
+                return
+            except OSError as error:
+                if error.errno not in (errno.EBUSY, errno.EXDEV):
+                    raise
+            # A mount point that ismount() did not see (a bind mount of the same file system): the
+            # folder cannot move, so the render is copied inside it and moved in entry by entry.
+            inner = make_folder(self.target, INNER_STAGING_PREFIX)
+            shutil.copytree(staging, inner, symlinks=True, dirs_exist_ok=True)
+            move_into(inner, self.target)
+
+    def tidy(self, staging: str | None) -> None:
+        """After the build, whatever happened: the staging folder (a partial render, or the old
+        render after the exchange) is removed; in a mount point a half-done move is finished or undone."""
+        if staging is not None and not self.mount:
+            remove_tree(staging)
+        recover_beside(self.parent, self.name, self.target)
+        if os.path.isdir(self.target) and not os.path.islink(self.target):
+            recover_inside(self.target)
+
+
+def _clean(settings_file: str, output_dir: str) -> str:
+    shown = one_line(output_dir)
+    problem = output_refusal(settings_file, output_dir)
+    if problem:
+        raise OutputRefused(problem)
+    place = _Place(output_dir)
+    if not os.path.isdir(place.parent):
+        return f"nothing to remove: {shown} does not exist"
+    link = os.path.islink(os.path.abspath(output_dir).rstrip(os.sep) or os.sep)
+    try:
+        with place.locked():
+            place.recover()
+            problem = output_refusal(settings_file, output_dir)
+            if problem:
+                raise OutputRefused(problem)
+            if not os.path.lexists(place.target):
+                return f"nothing to remove: {shown} does not exist"
+            if link or place.mount:
+                empty_render(place.target)
+                kept = "the link and the folder it leads to stay" if link else "the folder stays: it is a mount point"
+                return f"removed the render in {shown}; {kept}"
+            with signals_deferred():
+                aside = os.path.join(place.parent, f".{place.name}.old-{secrets.token_hex(6)}")
+                os.rename(place.target, aside)
+            remove_tree(aside)
+            return f"removed {shown}"
+    except OSError as error:
+        raise CleanFailed(f"cannot remove {one_line(_filename(error) or output_dir)}: {_reason(error)}") from None
+
+
+# --- the lock -------------------------------------------------------------------------------------
+
+def acquire_lock(path: str, shown: str, wait: float = LOCK_WAIT_SECONDS) -> int:
+    """``fcntl.flock`` on the file ``path`` (made if missing); waits ``wait`` seconds for another
+    holder, then raises ``OutputBusy``. Returns the descriptor to give ``release_lock``. The holder
+    removes the file when it is done; a waiter that got the lock of a file removed meanwhile sees that
+    it is no longer at ``path`` and takes the new one."""
+    deadline = time.monotonic() + wait
+    while True:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            while True:
+                try:
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise OutputBusy(f"another build is writing {shown}; try again when it is done") from None
+                    time.sleep(LOCK_POLL_SECONDS)
+            try:
+                current = os.path.samestat(os.fstat(descriptor), os.lstat(path))
+            except FileNotFoundError:
+                current = False
+        except BaseException:
+            os.close(descriptor)
+            raise
+        if current:
+            return descriptor
+        os.close(descriptor)
+
+
+def release_lock(path: str, descriptor: int) -> None:
+    """Remove the lock file, then let go of the lock (in this order: see ``acquire_lock``)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+# --- folders the build makes, and what a killed build left ----------------------------------------
+
+def make_folder(parent: str, prefix: str) -> str:
+    """A new folder ``parent/prefix<12 hex digits>``, made by this call (never an existing one)."""
+    while True:
+        path = os.path.join(parent, prefix + secrets.token_hex(6))
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+
+
+def recover_beside(parent: str, name: str, target: str) -> None:
+    """Remove the staging (``.<name>.new-*``) and old (``.<name>.old-*``) folders a killed build left
+    beside the output; only names exactly as the runner makes them. If the output itself is missing (a
+    build killed between the two renames of the fallback swap), its old render is put back first."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.(new|old)-{TOKEN}")
+    try:
+        found = sorted(entry for entry in os.listdir(parent) if pattern.fullmatch(entry))
+    except OSError:
+        return
+    if not os.path.lexists(target):
+        for entry in found:
+            path = os.path.join(parent, entry)
+            if ".old-" in entry and not os.path.islink(path) and read_marker(path) is not None:
+                os.rename(path, target)
+                found.remove(entry)
+                break
+    for entry in found:
+        remove_tree(os.path.join(parent, entry))
+
+
+def move_into(staging: str, target: str) -> None:
+    """Move the render in ``staging`` (a folder inside ``target``) into ``target`` entry by entry: the
+    way into a mount point, which cannot be renamed. Not atomic; each step leaves a state that
+    ``recover_inside`` finishes or undoes: the old entries go into ``.leaderboard-old-<token>`` (the
+    old marker last: while any old entry is in place the output still reads as the old render), then
+    the new marker comes first (from then on the move is finished, never undone), then the rest."""
+    token = os.path.basename(staging)[len(INNER_STAGING_PREFIX):]
+    old = os.path.join(target, INNER_OLD_PREFIX + token)
+    os.mkdir(old, 0o700)
+    mine = {os.path.basename(staging), os.path.basename(old), INNER_LOCK}
+    for name in sorted(os.listdir(target), key=lambda entry: (entry == MARKER, entry)):
+        if name not in mine and not _inner_leftover(name):
+            os.rename(os.path.join(target, name), os.path.join(old, name))
+    _move_entries(staging, target, first=MARKER)
+    os.rmdir(staging)
+
+
+def recover_inside(target: str) -> None:
+    """Finish or undo a move into the mount point ``target`` that a killed build began (see
+    ``move_into``), then remove what is left of it. A staging folder that still holds its marker next
+    to an old folder: the old entries were being moved out, so they go back. An old folder beside a
+    staging folder without marker (or none): the new entries were being moved in, so the rest follow."""
+    try:
+        names = os.listdir(target)
+    except OSError:
+        return
+    tokens = {name[len(prefix):]: None for name in sorted(names) for prefix in (INNER_STAGING_PREFIX, INNER_OLD_PREFIX)
+              if name.startswith(prefix) and re.fullmatch(TOKEN, name[len(prefix):])}
+    for token in tokens:
+        staging = os.path.join(target, INNER_STAGING_PREFIX + token)
+        old = os.path.join(target, INNER_OLD_PREFIX + token)
+        has_staging = os.path.isdir(staging) and not os.path.islink(staging)
+        has_old = os.path.isdir(old) and not os.path.islink(old)
+        if has_old and has_staging and read_marker(staging) is not None:
+            _move_entries(old, target)  # undo: the old render goes back whole
+        elif has_old and has_staging:
+            _move_entries(staging, target)  # finish: the new marker is in place already
+        for path in (staging, old):
+            if os.path.lexists(path):
+                remove_tree(path)
+
+
+def _move_entries(source: str, target: str, first: str | None = None) -> None:
+    for name in sorted(os.listdir(source), key=lambda entry: (entry != first, entry)):
+        destination = os.path.join(target, name)
+        if not os.path.lexists(destination):
+            os.rename(os.path.join(source, name), destination)
+
+
+def _inner_leftover(name: str) -> bool:
+    return any(name.startswith(prefix) and re.fullmatch(TOKEN, name[len(prefix):])
+               for prefix in (INNER_STAGING_PREFIX, INNER_OLD_PREFIX))
+
+
+def empty_render(folder: str) -> None:
+    """Remove everything in ``folder`` but the folder itself, the marker last (an interrupted removal
+    leaves a folder that still reads as a render, which the next clean removes)."""
+    for name in sorted(os.listdir(folder)):
+        if name not in (MARKER, INNER_LOCK):
+            remove_tree(os.path.join(folder, name))
+    marker = os.path.join(folder, MARKER)
+    if os.path.lexists(marker):
+        os.unlink(marker)
+
+
+def remove_tree(path: str) -> None:
+    """Remove ``path`` (a folder with everything below it, or a file or link) without following a link;
+    an entry already gone is no error (a concurrent removal, or a killed one that got that far)."""
+    def missing_is_fine(function, name, exc_info) -> None:
+        if not isinstance(exc_info[1], FileNotFoundError):
+            raise exc_info[1]
+
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, onerror=missing_is_fine)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+# --- the exchange ---------------------------------------------------------------------------------
+
+AT_FDCWD = -100
+RENAME_EXCHANGE = 2  # linux/fs.h: swap the two names in one step; both must exist
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+_renameat2 = getattr(_libc, "renameat2", None)
+if _renameat2 is not None:
+    _renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    _renameat2.restype = ctypes.c_int
+
+
+def exchange(staging: str, target: str) -> None:
+    """Swap the folders ``staging`` and ``target`` in one step (``renameat2(RENAME_EXCHANGE)``): there is
+    never a moment without an output. Where the kernel or file system cannot exchange (EINVAL, ENOSYS,
+    or a C library without renameat2), two renames do it instead, with a moment between them without
+    an output; a build killed in that moment leaves the old render at ``.<name>.old-*``, which the next
+    build puts back (``recover_beside``)."""
+    if _renameat2 is not None:
+        if _renameat2(AT_FDCWD, os.fsencode(staging), AT_FDCWD, os.fsencode(target), RENAME_EXCHANGE) == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS):
+            raise OSError(code, os.strerror(code), staging, None, target)
+    parent, name = os.path.split(target)
+    old = os.path.join(parent, f".{name}.old-{secrets.token_hex(6)}")
+    os.rename(target, old)
+    try:
+        os.rename(staging, target)
+    except BaseException:
+        os.rename(old, target)
+        raise
+    # The old render now lies at ``old``; the staging name is free. Keep the promise of an exchange:
+    # the old render ends up at the staging name, which the caller removes.
+    os.rename(old, staging)
+
+
+# --- signals, settings, small helpers -------------------------------------------------------------
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Within it, SIGTERM ends the work like Ctrl-C does, so that its clean-up runs (main thread only:
+    elsewhere Python cannot install a handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    installer = os.getpid()
+
+    def terminate(signum, frame):
+        if os.getpid() != installer:
+            # A forked worker inherited this handler: it ends as SIGTERM ends a process, silently
+            # (a pool stops its workers with SIGTERM; they must not raise into their own code).
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager
 def collector_paused():
     """No cyclic garbage collection during the block. A render allocates millions of objects (the
     parsed reports, rows, pages) and leaves almost no reference cycles: the collector's passes over
-    them cost about a tenth of a second at 10,000 reports and free nothing. It runs again after."""
+    them free nothing. It runs again after."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -156,51 +651,37 @@ def signals_deferred():
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _swap(staging: str, target: str) -> None:
-    """Put ``staging`` where ``target`` is; the old render is removed only once the new one is in place.
-    An interruption waits until the swap is over: the output is the old render or the new one."""
-    with signals_deferred():
-        _swap_now(staging, target)
-
-
-def _swap_now(staging: str, target: str) -> None:
-    if os.path.lexists(target):
-        old = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".old-", dir=os.path.dirname(target))
-        os.rmdir(old)
-        os.rename(target, old)
+def say(message: str) -> None:
+    """Print a line on stderr. If nobody reads stderr any more (a closed pipe), the line is dropped and
+    so is everything after it: no BrokenPipeError, not even when Python flushes stderr at exit."""
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except BrokenPipeError:
         try:
-            os.rename(staging, target)
-        except BaseException:
-            os.rename(old, target)
-            raise
-        remove_tree(old)
-    else:
-        os.rename(staging, target)
-
-
-# From this many files on, two processes remove the old render: unlinking is system time, which
-# the two CPUs share (20,000 files: 0.9 s instead of 1.4 s on the build machine's disk).
-PARALLEL_REMOVAL_FROM = 2000
-
-
-def remove_tree(path: str) -> None:
-    """``shutil.rmtree(path, ignore_errors=True)``; a large tree's files are unlinked by this process
-    and a forked child at once, the folders then by this process."""
-    files = [os.path.join(folder, name) for folder, _, names in os.walk(path) for name in names]
-    if len(files) >= PARALLEL_REMOVAL_FROM:
-        try:
-            parallel.run_both(lambda: _unlink_all(files[0::2]), lambda: _unlink_all(files[1::2]))
-        except parallel.WorkerFailed:
-            pass  # whatever the child left, rmtree removes below
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def _unlink_all(paths: list[str]) -> None:
-    for path in paths:
-        try:
-            os.unlink(path)
-        except OSError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        except (OSError, ValueError):
             pass
+
+
+def _write_new(path: str, data: bytes) -> None:
+    with open(path, "xb") as file:
+        file.write(data)
+
+
+def _filename(error: OSError) -> str | None:
+    name = error.filename
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    return name if isinstance(name, str) else None
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _reason(error: OSError) -> str:
+    reason = error.strerror or str(error)
+    return reason[:1].lower() + reason[1:]
 
 
 def _quiet_pelican() -> None:
