@@ -47,13 +47,13 @@ FIELDS = Row._fields
 
 class Filled(NamedTuple):
     """A row and what the build knows of its report beyond the row: where each field came from
-    (``sources``, in ``FIELDS`` order), the report's fixture count, and the sha256 of the file's
-    bytes as read (to notice a file that changes before its copy is written)."""
+    (``sources``, in ``FIELDS`` order), the report's fixture count, and its canonical copy (the
+    bytes published under ``reports/``, made from the very bytes that were checked)."""
 
     row: Row
     sources: tuple[str, ...]
     fixture_count: int
-    file_sha256: str
+    copy: bytes
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
@@ -106,7 +106,7 @@ def run_date(value: str) -> str | None:
 
 
 def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
-             file_sha256: str = "") -> tuple[Filled | None, list[Problem]]:
+             copy: bytes = b"") -> tuple[Filled | None, list[Problem]]:
     """The row of one candidate, or the problems that keep it from being published."""
     payload = candidate.payload
     file = candidate.path
@@ -179,7 +179,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
     fields["report_url"] = "reports/" + quote(file)
     sources["report_path"] = sources["report_url"] = ARCHIVE
     row = Row(**fields)
-    return Filled(row, tuple(sources[name] for name in FIELDS), payload.get("fixture_count"), file_sha256), problems
+    return Filled(row, tuple(sources[name] for name in FIELDS), payload.get("fixture_count"), copy), problems
 
 
 _IDENTITY = tuple((field, pointer(field)) for field in ("suite", "model_name", "device"))

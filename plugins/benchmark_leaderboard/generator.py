@@ -107,7 +107,7 @@ class LeaderboardGenerator(Generator):
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
         written.sort()
         site.announce(written, self.context)
-        families = sum(len(suite.families) for suite in board.suites)
+        families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 
 

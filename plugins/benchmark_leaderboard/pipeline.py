@@ -6,7 +6,6 @@ manifest. It writes nothing and leaves nothing running."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from contextlib import contextmanager
@@ -14,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import validate, workers
-from .archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths,
-                      read_bytes, read_file)
+from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
-from .problems import BuildFailed, BuildRefused, Problem
+from .problems import BuildRefused, Problem
 from .publish import document_view, report_copy
 from .rank import Standing, Suite, group, rank, standing
 from .settings import Options
@@ -80,16 +78,11 @@ def read_leaderboard(options: Options) -> Leaderboard:
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
-    """The report of the row at ``index`` of the ranking, read again: its parsed JSON and its
-    canonical copy. What the pages show of a report is not kept in memory between the two reads;
-    the file must still be the one that was checked, or the build stops."""
-    filled = board.ranked[index]
-    path = filled.row.report_path
-    data = read_bytes(board.reports_dir, path)
-    if hashlib.sha256(data).hexdigest() != filled.file_sha256:
-        raise BuildFailed(f"{path} changed while the site was being built; build again")
-    payload = json.loads(data)
-    return payload, report_copy(payload)
+    """The report of the row at ``index`` of the ranking, as published: its JSON and its canonical
+    copy. The build keeps only the copy's bytes (compact beside the parsed report) and reads the
+    report back from them for its page."""
+    copy = board.ranked[index].copy
+    return json.loads(copy), copy
 
 
 def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
@@ -117,23 +110,16 @@ def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
                 continue
             candidates += 1
             problems += validate.problems_of(validate.REPORT_SCHEMA, payload, path)
-            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag, hashlib.sha256(data).hexdigest())
+            try:
+                copy = report_copy(payload)
+            except UnicodeEncodeError:
+                problems.append(Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
+                copy = None
+            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag, copy)
             problems += found
-            copy_problem = _copy_problem(path, payload)
-            if copy_problem is not None:
-                problems.append(copy_problem)
-            elif row is not None:
+            if row is not None and copy is not None:
                 filled.append(row)
     return _Checked(candidates, filled, validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
-
-
-def _copy_problem(path: str, payload: Any) -> Problem | None:
-    """Why a report cannot be copied as canonical JSON (its text is not Unicode), or None."""
-    try:
-        json.dumps(payload, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)")
-    return None
 
 
 @contextmanager
