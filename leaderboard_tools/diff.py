@@ -19,12 +19,9 @@ from typing import Any, Callable
 import fastjsonschema
 
 from benchmark_leaderboard import validate
+from benchmark_leaderboard.problems import one_line
+from leaderboard_tools.exits import DONE, REFUSED
 from leaderboard_tools.release import RELEASE_TAG
-
-try:
-    from leaderboard_tools.exits import DONE, REFUSED
-except ImportError:  # until the shared table of exit statuses lands: its values
-    DONE, REFUSED = 0, 1
 
 REGRESSION = REFUSED  # a row leaks more than before: CI stops the release
 
@@ -298,12 +295,6 @@ def diff_sources(old: str, new: str) -> Diff:
 
 
 # -- Showing a Diff ----------------------------------------------------------------------------------
-
-
-def one_line(text: str) -> str:
-    """``text`` with every character that would break or hide a line (newlines, tabs, other
-    control and format characters) written as its Python escape."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def percent_of(value: Decimal, signed: bool = False) -> str:
