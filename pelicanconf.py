@@ -21,9 +21,8 @@ LOCALE = ("C.UTF-8", "C")
 PLUGIN_PATHS = [os.path.join(HERE, "plugins")]
 PLUGINS = ["benchmark_leaderboard"]
 
-# The archive the site publishes; `invoke build` flags override these.
-LEADERBOARD_REPORTS_DIR = os.path.join(HERE, "content", "benchmarks")
-LEADERBOARD_MANIFEST = os.path.join(HERE, "models.jsonl")
+# The archive the site publishes is the plugin's default (benchmark_leaderboard/settings.py):
+# content/benchmarks and models.jsonl; `invoke build` flags override them.
 # No LEADERBOARD_RELEASE_TAG: a report without a tag of its own is refused unless the build is
 # given one (`invoke build --release-tag`; `make build` passes the bundled archive's).
 

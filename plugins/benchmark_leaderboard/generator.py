@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Sequence
 from urllib.parse import quote
@@ -22,10 +23,10 @@ from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import output, validate, workers
+from . import exits, output, validate, workers
 from .columns import COLUMNS, NUMERIC_KINDS
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
-from .problems import BuildFailed
+from .problems import BuildFailed, BuildRefused, one_line
 from .publish import embedded, leaderboard_json
 from .settings import Options, options
 from .view import ReportPage, percent, report_details, site_nav
@@ -195,9 +196,38 @@ def _remove_stale(output_path: str, written: set[str]) -> None:
                     pass
 
 
+class _ProblemsOnOneLine(logging.Filter):
+    """Under ``pelican content``, Pelican logs the exception that stopped a build with its traceback,
+    wrapped to the terminal's width. A refused archive or a build that cannot go on is printed
+    instead as ``invoke build`` prints it, one line a problem, and Pelican exits with the
+    exception's ``exitcode`` (1 refused, 2 failed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, BuildRefused):
+            count = len(error.problems)
+            lines = error.lines() + [f"build refused: {count} problem{'s' if count != 1 else ''}; nothing was written"]
+        elif isinstance(error, BuildFailed):
+            lines = [f"build failed: {error}"]
+        elif isinstance(error, OSError):
+            error.exitcode = exits.UNUSABLE
+            lines = [f"build failed: {one_line(error.strerror or str(error))}" + (f": {one_line(str(error.filename))}" if error.filename else "")]
+        else:
+            return True
+        for line in lines:
+            print(line, file=sys.stderr)
+        return False
+
+
+_ONE_LINE = _ProblemsOnOneLine()
+
+
 def get_generators(pelican_object):
     return LeaderboardGenerator
 
 
 def register() -> None:
     signals.get_generators.connect(get_generators)
+    pelican_logger = logging.getLogger("pelican")
+    if _ONE_LINE not in pelican_logger.filters:
+        pelican_logger.addFilter(_ONE_LINE)

@@ -12,12 +12,12 @@ import sys
 from typing import Any, Mapping
 
 from . import signature
-from .problems import Problem
+from .problems import BuildFailed, Problem, one_line
 
 Manifest = dict[str, dict[str, Any]]
 
 
-class ManifestError(Exception):
+class ManifestError(BuildFailed):
     """The manifest cannot be used at all (a folder, unreadable, not UTF-8), or the pins it is
     checked against are not usable."""
 
@@ -50,8 +50,8 @@ def read_manifest(path: str | None, identity: str = signature.DEFAULT_IDENTITY, 
         raise ManifestError(f"the manifest {path} cannot be read: {error.strerror or error}") from None
     if signature.bundle_present(path):
         if signature.skip_requested(environ):
-            print(f"warning: {signature.SKIP_VARIABLE} is set: {signature.printable(name)} is used without checking "
-                  f"its signature bundle {signature.printable(os.path.basename(signature.bundle_path(path)))}",
+            print(f"warning: {signature.SKIP_VARIABLE} is set: {one_line(name)} is used without checking "
+                  f"its signature bundle {one_line(os.path.basename(signature.bundle_path(path)))}",
                   file=sys.stderr)
         else:
             problems = signature.bundle_problems(path, data, identity, key)

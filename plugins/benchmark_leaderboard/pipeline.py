@@ -16,7 +16,7 @@ from . import validate, workers
 from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
-from .problems import BuildRefused, Problem
+from .problems import BuildFailed, BuildRefused, Problem
 from .publish import document_view, report_copy
 from .rank import Standing, Suite, group, rank, standing
 from .settings import Options
@@ -53,7 +53,12 @@ class _Checked:
 
 
 def read_leaderboard(options: Options) -> Leaderboard:
-    root = checked_root(options.reports_dir)
+    try:
+        root = checked_root(options.reports_dir)
+    except FileNotFoundError:
+        raise BuildFailed(f"the reports folder {options.reports_dir} does not exist") from None
+    except NotADirectoryError:
+        raise BuildFailed(f"the reports folder {options.reports_dir} is not a folder") from None
     paths, path_problems = json_paths(root)
     manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
                                                 key=options.manifest_key)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import exits
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -32,12 +34,16 @@ def one_line(text: str) -> str:
 class BuildFailed(Exception):
     """The build cannot go on for a reason that is not a refused archive; the message is one line."""
 
+    exitcode = exits.UNUSABLE  # the status ``pelican content`` exits with (it reads ``exitcode``)
+
     def __init__(self, message: str):
         super().__init__(one_line(message))
 
 
 class BuildRefused(Exception):
     """The inputs cannot form a trustworthy leaderboard; ``problems`` says every reason."""
+
+    exitcode = exits.REFUSED
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)

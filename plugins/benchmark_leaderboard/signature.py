@@ -30,7 +30,7 @@ import re
 import stat
 from typing import Any, Mapping
 
-from .problems import Problem, pointer
+from .problems import Problem, one_line, pointer
 
 # The pins of the reference renderer: the workflow that refreshes models.jsonl, and its key.
 DEFAULT_IDENTITY = "https://github.com/maziyarpanahi/openmed/.github/workflows/manifest-refresh.yml@refs/heads/master"
@@ -75,18 +75,10 @@ def pin_problem(identity: Any, key: Any) -> str | None:
     """Why the pins cannot be used (a sentence), or None: the key must be ``sha256:`` and 64
     lower-case hex digits, the identity printable text."""
     if not isinstance(key, str) or not KEY_PIN.fullmatch(key):
-        return f"the pinned manifest key {printable(str(key))} is not sha256: and 64 lower-case hex digits"
+        return f"the pinned manifest key {one_line(str(key))} is not sha256: and 64 lower-case hex digits"
     if not isinstance(identity, str) or not identity or not identity.isprintable():
-        return f"the pinned manifest identity {printable(str(identity))} is not a URI or e-mail address"
+        return f"the pinned manifest identity {one_line(str(identity))} is not a URI or e-mail address"
     return None
-
-
-def printable(text: str) -> str:
-    """``text`` on one line: characters that are not printable (line breaks, control characters,
-    the undecodable bytes of a file name) are written as backslash escapes."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
 
 
 def bundle_present(manifest_path: str) -> bool:
@@ -116,13 +108,13 @@ def bundle_problems(manifest_path: str, manifest_bytes: bytes, identity: str = D
     read from it: no problem when it does, or when there is no bundle. The bundle is read at most
     once, and only when it is a regular file."""
     path = bundle_path(manifest_path)
-    name = printable(os.path.basename(path))
+    name = one_line(os.path.basename(path))
     data, problem = _read_bundle(path, name)
     if problem is not None:
         return [problem]
     if data is None:
         return []
-    return check_bundle(name, data, printable(os.path.basename(manifest_path)), manifest_bytes, identity, key)
+    return check_bundle(name, data, one_line(os.path.basename(manifest_path)), manifest_bytes, identity, key)
 
 
 def _read_bundle(path: str, name: str) -> tuple[bytes | None, Problem | None]:
@@ -250,7 +242,7 @@ def _parse(name: str, data: bytes) -> tuple[Any, Problem | None]:
     except RecursionError:
         return None, Problem(name, "", "is not usable JSON: nested too deeply")
     except ValueError as error:
-        return None, Problem(name, "", f"is not usable JSON: {printable(str(error))}")
+        return None, Problem(name, "", f"is not usable JSON: {one_line(str(error))}")
 
 
 def _fields(name: str, document: Any) -> tuple[tuple[Any, bytes, bytes, bytes, str], list[Problem]]:
