@@ -156,7 +156,17 @@ def build_overrides(reports_dir: str | None = None, manifest: str | None = None,
 
 def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None) -> str | None:
     """Why ``output_dir`` cannot be the output of a build with these settings, or None."""
-    return output_problem(output_dir, protected_folders(_settings(settings_file, overrides or {})))
+    return output_problem(output_dir, _protected(_settings(settings_file, overrides or {})))
+
+
+def _protected(settings: dict[str, Any]) -> list[str]:
+    """The folders the build reads, with the archive and manifest as the plugin resolves them (its
+    defaults filled in, relative paths taken from PATH), as its generator judges the output too."""
+    from benchmark_leaderboard.settings import options
+
+    resolved = options(settings)
+    return protected_folders({**settings, "LEADERBOARD_REPORTS_DIR": resolved.reports_dir,
+                              "LEADERBOARD_MANIFEST": resolved.manifest})
 
 
 def _settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -228,7 +238,7 @@ class _Build:
         place = _Place(self.output_dir)
         self.had_render = read_marker(place.target) is not None
         settings = _settings(self.settings_file, overrides)
-        protected = protected_folders(settings)
+        protected = _protected(settings)
         problem = output_problem(self.output_dir, protected)
         if problem:
             raise OutputRefused(problem)
