@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import signal
 import subprocess
 import sys
 import tempfile
-from contextlib import contextmanager
 
 from invoke import Exit, task
 
+from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused
-from leaderboard_tools import pages_branch, preview, release
-from leaderboard_tools.runner import BuildError, build as render
+from leaderboard_tools import exits, pages_branch, preview, release, runner
+from leaderboard_tools.runner import BuildError, BuildInterrupted, build as render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -28,7 +28,7 @@ BUILD_HELP = {
 }
 SERVE_HELP = {
     **BUILD_HELP,
-    "port": "the port to listen on (default: 8000; 0 picks a free one)",
+    "port": "the port to listen on, 0 to 65535 (default: 8000; 0 picks a free one)",
     "bind": "the loopback address to listen on (default: 127.0.0.1)",
 }
 RELEASE_HELP = {
@@ -37,75 +37,81 @@ RELEASE_HELP = {
 }
 
 
-EXIT_REFUSED = 1  # the archive or manifest breaks the contract: one line per problem
-EXIT_UNUSABLE = 2  # an input or the output cannot be used at all (a missing folder, a folder as manifest)
-# Interrupted: 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM), as shells report it.
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so that the build's clean-up runs."""
-
-
-@contextmanager
-def sigterm_raises():
-    def terminate(signum, frame):
-        raise Terminated()
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def fail(line, code):
+    """End the task: ``line`` on stderr (once, even if stderr is a closed pipe), exit status ``code``."""
+    say(line)
+    raise Exit(code=code)
 
 
 def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS, finish=None):
-    """Render the site; on failure print every problem, one a line, and exit non-zero."""
+    """Render the site; on failure print every problem, one a line, and exit with a status of ``exits``."""
     try:
-        with sigterm_raises():
-            summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
-                             finish=finish)
-    except KeyboardInterrupt as interrupt:
-        number = signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT
-        raise Exit(f"build interrupted by {number.name}; {output_dir} keeps its last complete render", code=128 + number)
+        summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
+                         finish=finish, progress=say)
+    except BuildInterrupted as interrupt:
+        fail(interrupt.line(), exits.interrupted(interrupt.signum))
     except BuildRefused as refused:
         for line in refused.lines():
-            print(line, file=sys.stderr)
+            say(line)
         count = len(refused.problems)
-        raise Exit(f"build refused: {count} problem{'s' if count != 1 else ''}; {output_dir} is unchanged", code=EXIT_REFUSED)
+        fail(f"build refused: {count} problem{'s' if count != 1 else ''}; {one_line(output_dir)} is unchanged", exits.REFUSED)
     except BuildError as error:
-        raise Exit(f"build failed: {error}", code=EXIT_UNUSABLE)
-    print(summary, file=sys.stderr)
+        fail(error.line(), exits.UNUSABLE)
+    say(str(summary))
     return summary
+
+
+def refuse_unusable_output(output_dir, reports_dir=None, manifest=None, settings=SETTINGS):
+    """Exit 2 with one line unless a build may write into ``output_dir`` (what ``build`` checks first)."""
+    try:
+        problem = runner.output_refusal(settings, output_dir, runner.build_overrides(reports_dir, manifest))
+    except BuildError as error:
+        fail(error.line(), exits.UNUSABLE)
+    if problem:
+        fail(problem, exits.UNUSABLE)
+
+
+def checked_port(port):
+    """``--port`` as a number from 0 to 65535 (default 8000); anything else ends the task with one line."""
+    text = "8000" if port is None else str(port).strip()
+    if re.fullmatch(r"[0-9]{1,5}", text) is None or int(text) > 65535:
+        fail(f"serve refused: --port must be a whole number from 0 to 65535 (0 picks a free one), not {one_line(text)}",
+             exits.UNUSABLE)
+    return int(text)
 
 
 @task(help=BUILD_HELP)
 def build(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None):
     """Render the archive into the output folder (index.html, leaderboard.json, reports/, pages).
 
-    Prints a one-line summary on stderr. Exit status: 0 built; 1 refused, with one line per problem
-    (file: /pointer: rule); 2 an input or the output cannot be used (no reports folder, a folder as
-    the manifest, a file as the output); 130 or 143 interrupted by Ctrl-C or SIGTERM. A build that
-    does not finish leaves the output folder as it was and no temporary folder beside it.
+    Prints a one-line summary on stderr. Exit status (leaderboard_tools/exits.py): 0 built; 1 refused,
+    with one line per problem (file: /pointer: rule); 2 an input or the output cannot be used (no
+    reports folder, a folder as the manifest, an output that is not an earlier render, a full disk,
+    another build writing it); 130 or 143 interrupted by Ctrl-C or SIGTERM. A build that does not
+    finish leaves the output folder as it was and no temporary folder beside it.
     """
     run_build(reports_dir, output_dir, manifest, release_tag)
 
 
 @task(help=SERVE_HELP)
-def serve(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=8000, bind="127.0.0.1"):
+def serve(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=None, bind="127.0.0.1"):
     """Build, then serve the output folder on loopback until Ctrl-C."""
     refuse_public_bind(bind)
+    port = checked_port(port)
     run_build(reports_dir, output_dir, manifest, release_tag)
     server = start_preview(output_dir, bind, port, live=False)
     wait_until_stopped(server)
 
 
 @task(help=SERVE_HELP)
-def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=8000, bind="127.0.0.1"):
+def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=None, bind="127.0.0.1"):
     """Serve like `serve`, rebuild on every change and reload the open page.
 
     Watched: the reports folder, the manifest, content/, theme/, plugins/ and pelicanconf.py. A change that
     breaks the archive prints its problems, and the last good site stays served."""
     refuse_public_bind(bind)
+    port = checked_port(port)
+    refuse_unusable_output(output_dir, reports_dir, manifest)  # before anything is watched or served
     command = preview.rebuild_command(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True)
 
     def rebuild() -> bool:
@@ -115,13 +121,14 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
     watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
                os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
     changes_seen = preview.watch(watched, ignore=[output_dir])  # from now on: an edit during the first build counts
-    good = rebuild()
-    server = start_preview(output_dir, bind, port, live=True)
-    if not good:
-        say("the first build failed: fix the problems above; the site is rebuilt on the next change")
-    say("watching " + ", ".join(shown_path(path) for path in watched))
+    server = None
     with stop_on_sigterm():
         try:
+            good = rebuild()
+            server = start_preview(output_dir, bind, port, live=True)
+            if not good:
+                say("the first build failed: fix the problems above; the site is rebuilt on the next change")
+            say("watching " + ", ".join(shown_path(path) for path in watched))
             for changes in changes_seen:
                 say(f"changed: {describe_changes(changes)}; rebuilding")
                 if rebuild():
@@ -132,26 +139,22 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            if server is not None:
+                server.shutdown()
     say("stopped")
 
 
 @task(help={"output-dir": "the rendered folder to remove (default: output)"})
 def clean(c, output_dir="output"):
-    """Remove the output folder (and any half-swapped render beside it)."""
-    target = os.path.abspath(output_dir)
-    if target == os.path.abspath(HERE) or os.path.abspath(HERE).startswith(target.rstrip(os.sep) + os.sep) \
-            or target == os.path.dirname(target):
-        raise Exit(f"clean refused: {output_dir} holds the project itself", code=2)
-    if os.path.isdir(target) and os.listdir(target) and not os.path.exists(os.path.join(target, "leaderboard.json")):
-        raise Exit(f"clean refused: {output_dir} is not a leaderboard render (it has no leaderboard.json)", code=2)
-    parent, name = os.path.split(target)
-    leftovers = [os.path.join(parent, entry) for entry in sorted(os.listdir(parent) if os.path.isdir(parent) else [])
-                 if entry.startswith((f".{name}.new-", f".{name}.old-"))]
-    removed = [path for path in [target, *leftovers] if os.path.lexists(path)]
-    for path in removed:
-        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
-    say(f"removed {output_dir}" if removed else f"nothing to remove: {output_dir} does not exist")
+    """Remove the output folder, only if it is a render of this site (it holds .leaderboard-render.json)
+    or empty, and what a killed build left beside it. A link as the output stays (the folder it leads
+    to is emptied), as does a mount point. Waits for a build of the same output, like a build does."""
+    try:
+        say(runner.clean(SETTINGS, output_dir))
+    except BuildInterrupted as interrupt:
+        fail(interrupt.line(), exits.interrupted(interrupt.signum))
+    except BuildError as error:
+        fail(error.line(), exits.UNUSABLE)
 
 
 @task(help=RELEASE_HELP)
@@ -239,9 +242,9 @@ def refuse_public_bind(bind):
 
 def start_preview(output_dir, bind, port, live):
     try:
-        server = preview.start_server(output_dir, bind, int(port), live=live)
+        server = preview.start_server(output_dir, bind, port, live=live)
     except OSError as error:
-        raise Exit(f"cannot listen on {bind}:{port}: {error.strerror or error}", code=2)
+        fail(f"cannot listen on {bind}:{port}: {error.strerror or error}", exits.UNUSABLE)
     say(f"serving {output_dir} at {server.url()} (Ctrl-C stops)")
     return server
 
@@ -281,7 +284,7 @@ def shown_path(path):
 
 
 def say(message):
-    print(message, file=sys.stderr, flush=True)
+    runner.say(message)
 
 
 @task
@@ -292,13 +295,45 @@ def test(c, k=None):
 
 
 @task(help={
-    "sizes": "comma-separated archive sizes (default: 1000,10000)",
-    "runs": "renders per renderer and size, alternating (default: 3)",
-    "browser": "measure the largest page in Chromium (default: on)",
+    "sizes": "comma-separated archive sizes, in reports (default: 10000,100000)",
+    "runs": "timed renders of each renderer per size and situation, alternating (default: 3)",
+    "browser": "measure the project's page of the largest archive in Chromium (default: on)",
 })
-def bench(c, sizes="1000,10000", runs=3, browser=True):
-    """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md."""
-    from benchmarks.run import main
+def bench(c, sizes=None, runs=None, browser=True):
+    """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
+    from benchmarks import measure
+    from benchmarks.run import BenchError, command_line, main, parse_runs, parse_sizes
+    from leaderboard_tools.exits import UNUSABLE
 
-    flags = "" if (sizes, int(runs), browser) == ("1000,10000", 3, True) else f" --sizes {sizes} --runs {runs}" + ("" if browser else " --no-browser")
-    main([int(size) for size in sizes.split(",")], runs=int(runs), browser=browser, command_line="invoke bench" + flags)
+    try:
+        main(None if sizes is None else parse_sizes(sizes), None if runs is None else parse_runs(runs), browser=browser,
+             command_line=command_line(sizes, runs, browser))
+    except (BenchError, measure.Unmeasurable) as error:
+        raise Exit(f"bench: {error}", code=UNUSABLE)
+
+
+@task(help={
+    "old": "the leaderboard before: a leaderboard.json, a render folder, or a git ref (gh-pages~1, v3.1.0, REF:releases/vX.Y.Z)",
+    "new": "the leaderboard after, named the same ways",
+    "format": "text (default), markdown (for a GitHub job summary) or json (schemas/leaderboard-diff.schema.json)",
+})
+def diff(c, old, new, format="text"):
+    """What changed from OLD to NEW, row by row (a row: suite, model, device), leakage regressions first.
+
+    Exit status: 0 no row leaks more than before; 1 a leakage regression; 2 an input cannot be used (one line)."""
+    from leaderboard_tools import diff as leaderboard_diff
+    from leaderboard_tools.exits import UNUSABLE
+
+    if format not in leaderboard_diff.FORMATS:
+        raise Exit(f"diff: --format must be one of {', '.join(leaderboard_diff.FORMATS)}, not {format!r}", code=UNUSABLE)
+    try:
+        result = leaderboard_diff.diff_sources(old, new)
+    except leaderboard_diff.UnusableInput as error:
+        raise Exit(f"diff: {error}", code=UNUSABLE)
+    try:
+        sys.stdout.write(leaderboard_diff.FORMATS[format](result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): nothing more to say, the status still tells
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if result.exit_code():
+        raise Exit(code=result.exit_code())

@@ -111,14 +111,14 @@ def test_unusable_inputs_are_one_clear_line_and_exit_2(archive, tmp_path, case):
         extra, expected = ["--manifest", str(tmp_path / "models.jsonl")], f"build failed: the manifest {tmp_path / 'models.jsonl'} is a folder, not a models.jsonl file"
     elif case == "output is a file":
         output.write_text("not a folder")
-        expected = f"build failed: the output {output} exists and is not a folder"
+        expected = f"output refused: {output} exists and is not a folder"
     else:
         (tmp_path / "models.jsonl").write_bytes(b'{"repo_id": "caf\xe9"}\n')
         extra, expected = ["--manifest", str(tmp_path / "models.jsonl")], f"build failed: the manifest {tmp_path / 'models.jsonl'} is not UTF-8 text (byte 16)"
     result = run_invoke(*build_args(reports, output, *extra))
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == expected
-    assert len([line for line in result.stderr.splitlines() if line.startswith("build failed")]) == 1
+    assert len([line for line in result.stderr.splitlines() if line.startswith(("build failed", "output refused"))]) == 1
     assert "Traceback" not in result.stderr
     assert leftovers(output) == []
 

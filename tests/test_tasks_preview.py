@@ -167,7 +167,7 @@ def test_clean_removes_the_output_and_half_swapped_renders(tmp_path, archive):
     output = tmp_path / "out"
     assert run_invoke("--search-root", str(ROOT), "build", "--reports-dir", str(reports), "--output-dir", str(output),
                       cwd=tmp_path).returncode == 0
-    (tmp_path / ".out.new-abc").mkdir()
+    (tmp_path / ".out.new-0123456789ab").mkdir()  # a staging folder a killed build left
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     result = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(output), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -183,10 +183,12 @@ def test_clean_refuses_a_folder_that_is_not_a_render(tmp_path):
     (folder / "notes.txt").write_text("precious", encoding="utf-8")
     result = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(folder), cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"clean refused: {folder} is not a leaderboard render (it has no leaderboard.json)"
+    assert result.stderr.strip() == (f"output refused: {folder} is not empty and has no valid .leaderboard-render.json, "
+                                     "so it is not a render of this site; choose a new or empty folder, or an earlier render")
     assert (folder / "notes.txt").read_text(encoding="utf-8") == "precious"
     project = run_invoke("--search-root", str(ROOT), "clean", "--output-dir", str(ROOT.parent), cwd=tmp_path)
-    assert project.returncode == 2 and "holds the project itself" in project.stderr
+    assert (project.returncode, project.stderr.strip()) == (2, f"output refused: {ROOT.parent} contains {ROOT / 'content'}, "
+                                                            "a folder the build reads; the output must be a folder of its own")
 
 
 @pytest.mark.parametrize("bind, allowed", [("127.0.0.1", True), ("127.0.0.2", True), ("::1", True), ("localhost", True),
