@@ -322,14 +322,14 @@ def diff(c, old, new, format="text"):
 
     Exit status: 0 no row leaks more than before; 1 a leakage regression; 2 an input cannot be used (one line)."""
     from leaderboard_tools import diff as leaderboard_diff
-    from leaderboard_tools.exits import UNUSABLE
 
     if format not in leaderboard_diff.FORMATS:
-        raise Exit(f"diff: --format must be one of {', '.join(leaderboard_diff.FORMATS)}, not {format!r}", code=UNUSABLE)
+        fail(f"diff: --format must be one of {', '.join(leaderboard_diff.FORMATS)}, not {one_line(repr(format))}",
+             exits.UNUSABLE)
     try:
         result = leaderboard_diff.diff_sources(old, new)
     except leaderboard_diff.UnusableInput as error:
-        raise Exit(f"diff: {error}", code=UNUSABLE)
+        fail(f"diff: {error}", exits.UNUSABLE)
     try:
         sys.stdout.write(leaderboard_diff.FORMATS[format](result))
         sys.stdout.flush()
