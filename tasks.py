@@ -301,15 +301,19 @@ def test(c, k=None):
 })
 def bench(c, sizes=None, runs=None, browser=True):
     """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
-    from benchmarks import measure
-    from benchmarks.run import BenchError, command_line, main, parse_runs, parse_sizes
-    from leaderboard_tools.exits import UNUSABLE
-
-    try:
-        main(None if sizes is None else parse_sizes(sizes), None if runs is None else parse_runs(runs), browser=browser,
-             command_line=command_line(sizes, runs, browser))
-    except (BenchError, measure.Unmeasurable) as error:
-        raise Exit(f"bench: {error}", code=UNUSABLE)
+    # In a process of its own, started here: `python -m` puts this folder first on the module path,
+    # so that `benchmarks` is this project's and not an installed package of the same name.
+    flags = (["--sizes", str(sizes)] if sizes is not None else []) + (["--runs", str(runs)] if runs is not None else [])
+    flags += [] if browser else ["--no-browser"]
+    process = subprocess.Popen([sys.executable, "-m", "benchmarks.run", *flags], cwd=HERE)
+    while True:
+        try:
+            status = process.wait()
+            break
+        except KeyboardInterrupt:  # the benchmark answers Ctrl-C itself: it removes its runs' folders first
+            continue
+    if status:
+        raise Exit(code=status)
 
 
 @task(help={

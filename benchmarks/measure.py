@@ -1,4 +1,11 @@
-"""Run one command and measure it: wall time and the peak resident memory of its whole process tree."""
+"""Run one command and measure it: wall time, CPU time, and the peak memory of its whole process tree.
+
+Memory is the proportional set size (PSS) summed over the command's process and every descendant
+at one instant, and the peak of that sum over the run. PSS charges each page to the processes that
+map it in equal shares, so a page that a forked worker still shares with its parent is counted
+once in the sum, and a page each process holds alone is counted in full: the sum is what the tree
+costs the machine, however it divides its work. A process's PSS is the ``Pss:`` line of
+``/proc/PID/smaps_rollup``; its children are listed, thread by thread, in ``/proc/PID/task/TID/children``."""
 
 from __future__ import annotations
 
@@ -8,57 +15,80 @@ import threading
 import time
 from dataclasses import dataclass
 
-PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
-# Known processes are read every FAST seconds; /proc is searched for new descendants every SLOW.
-FAST = 0.005
-SLOW = 0.05
+# How often a sampled run reads its tree's memory, in seconds. Reading smaps_rollup walks a
+# process's page tables, which takes CPU time, so timed runs are never sampled (see run()).
+SAMPLE_SECONDS = 0.005
+
+
+class Unmeasurable(Exception):
+    """This system cannot list a process's children or read its PSS; the message is one line."""
 
 
 @dataclass(frozen=True)
 class Measured:
     seconds: float
-    cpu_seconds: float  # user and system time of the command and every child it waited for
-    peak_rss_bytes: int
+    cpu_seconds: float  # user and system time of the command and of every descendant it waited for
+    peak_pss_bytes: int  # the peak of the tree's summed PSS; 0 when the run was not sampled
     returncode: int
     stderr: str
 
 
-def _parent_of(pid: str) -> int | None:
+def children(pid: int) -> list[int]:
+    """The processes that ``pid``'s threads started and that still run (none once it has ended)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
+        threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return None
-    # The command name may hold spaces and parentheses: the fields after its closing one are fixed.
-    return int(stat[stat.rindex(b")") + 2:].split(b" ", 2)[1])
+        return []
+    found: list[int] = []
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                found.extend(int(number) for number in handle.read().split())
+        except OSError:  # the thread ended meanwhile
+            continue
+    return found
 
 
-def _rss(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as handle:
-            return int(handle.read().split()[1]) * PAGE_SIZE
-    except (OSError, IndexError, ValueError):
-        return 0
+def tree(root: int) -> list[int]:
+    """``root`` and every process descending from it, parents before children."""
+    processes, index = [root], 0
+    while index < len(processes):
+        processes.extend(children(processes[index]))
+        index += 1
+    return processes
 
 
-def _private(pid: int) -> int:
-    """The resident memory that ``pid`` holds alone (not shared with its parent or anyone else)."""
+def pss(pid: int) -> int:
+    """The PSS of ``pid`` in bytes; 0 for a process that has ended."""
     try:
         with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
             text = handle.read()
     except OSError:
         return 0
-    total = 0
     for line in text.splitlines():
-        if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
-            total += int(line.split()[1]) * 1024
-    return total
+        if line.startswith(b"Pss:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def tree_pss(root: int) -> int:
+    """The PSS of ``root``'s whole process tree at this instant, every process's share summed."""
+    return sum(pss(pid) for pid in tree(root))
+
+
+def check_supported() -> None:
+    """Refuse, in one line, a system whose /proc cannot give what the memory figures need."""
+    own = os.getpid()
+    if not os.path.exists(f"/proc/{own}/task/{own}/children"):
+        raise Unmeasurable("/proc does not list a process's children (a Linux kernel built with "
+                           "CONFIG_PROC_CHILDREN is needed to measure a process tree's memory)")
+    if pss(own) == 0:
+        raise Unmeasurable("/proc/PID/smaps_rollup gives no Pss line (Linux 4.14 or later is needed)")
 
 
 class TreeMemory:
-    """Samples the resident memory of a command's process tree until stopped: all of the root
-    process, plus what each descendant holds privately. A forked child shares its parent's pages
-    until either writes to them, so counting the child's whole RSS would count those pages twice."""
+    """Samples the summed PSS of ``root``'s process tree every SAMPLE_SECONDS until stopped; ``peak``
+    is the largest sum seen. A process that starts and ends between two samples is not seen."""
 
     def __init__(self, root: int):
         self.root = root
@@ -74,50 +104,10 @@ class TreeMemory:
         self._stop.set()
         self._thread.join()
 
-    def _descendants(self) -> set[int]:
-        parents: dict[int, int] = {}
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                parent = _parent_of(name)
-                if parent is not None:
-                    parents[int(name)] = parent
-        tree = {self.root}
-        grew = True
-        while grew:
-            grew = False
-            for pid, parent in parents.items():
-                if parent in tree and pid not in tree:
-                    tree.add(pid)
-                    grew = True
-        return tree - {self.root}
-
     def _run(self) -> None:
-        descendants: set[int] = set()
-        searched = 0.0
         while not self._stop.is_set():
-            now = time.monotonic()
-            if now - searched >= SLOW:
-                descendants = self._descendants()
-                searched = now
-            self.peak = max(self.peak, _rss(self.root) + sum(_private(pid) for pid in descendants))
-            self._stop.wait(FAST)
-
-
-def run(command: list[str], cwd: str | None = None, env: dict[str, str] | None = None, memory: bool = True) -> Measured:
-    """Run ``command`` to its end; its output is kept, its wall time measured, and its tree's
-    memory sampled if ``memory``. The sampling takes CPU time (reading /proc/PID/smaps_rollup walks a
-    process's page tables): on two cores it slowed a build that uses both by 14%, and a renderer
-    that uses one not at all. So the benchmark times runs that are not sampled."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    with TreeMemory(process.pid) if memory else _Unsampled() as sampled:
-        stderr = process.stderr.read() if process.stderr else b""
-        _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    # ru_maxrss (KiB) is the largest single process of the tree; the sampled sum catches the rest.
-    peak = max(sampled.peak, usage.ru_maxrss * 1024)
-    return Measured(seconds, usage.ru_utime + usage.ru_stime, peak, process.returncode, stderr.decode("utf-8", "replace"))
+            self.peak = max(self.peak, tree_pss(self.root))
+            self._stop.wait(SAMPLE_SECONDS)
 
 
 class _Unsampled:
@@ -128,3 +118,20 @@ class _Unsampled:
 
     def __exit__(self, *exc: object) -> None:
         pass
+
+
+def run(command: list[str], cwd: str | None = None, env: dict[str, str] | None = None, memory: bool = False) -> Measured:
+    """Run ``command`` to its end, its standard output discarded and its standard error kept; its wall
+    and CPU time are measured, and its tree's memory sampled if ``memory``. Sampling takes CPU time
+    that a build using every core would otherwise have, so a run is timed or sampled, never both."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with TreeMemory(process.pid) if memory else _Unsampled() as sampled:
+        stderr = process.stderr.read() if process.stderr else b""
+        # wait4 rather than wait: it also gives the CPU time of the command and its descendants.
+        _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return Measured(seconds, usage.ru_utime + usage.ru_stime, sampled.peak, process.returncode,
+                    stderr.decode("utf-8", "replace"))
+

@@ -1,13 +1,19 @@
-"""The leaderboard benchmark: this project against the reference renderer, side by side.
+"""The benchmark of issue 10 (item 7): this project against the reference renderer, side by side.
 
-For each size it makes a synthetic archive with ``benchmarks/make_archive.py``, renders it with
-``invoke build`` and with the reference's command line, alternating (ABBA) so that a busy machine
-slows both alike, and reports median wall time, peak memory of the process tree and the ratios;
-then index.html sizes and, at the largest size, what Chromium measures on our page."""
+For each size it makes a synthetic archive with the project's own maker (``benchmarks/make_archive.py``,
+kept under ``benchmarks/.work/`` and made again only when the maker's output would differ), reads it
+once into the page cache, then renders it with ``invoke build`` and with the reference's command
+line, alternating (ABBA) so that a busy machine slows both alike, in two situations: into a new
+output folder, and again into the folder of the renderer's previous run. The floor
+(``benchmarks/floor.py``) takes its turn with the new-folder runs. Memory is measured in runs of
+its own (``benchmarks/measure.py`` says how). Last, Chromium measures the project's page of the
+largest archive (``benchmarks/browser.py``). The figures are printed and written to
+``benchmarks/results.md``, each target with met or not met."""
 
 from __future__ import annotations
 
-import gzip
+import argparse
+import hashlib
 import os
 import platform
 import shutil
@@ -16,7 +22,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping, Sequence
+
+from benchmark_leaderboard.problems import one_line
 
 from . import measure
 from .make_archive import make_archive as write_archive
@@ -24,84 +32,132 @@ from .make_archive import make_archive as write_archive
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / ".work"
 RESULTS = ROOT / "benchmarks" / "results.md"
+MAKER = Path(__file__).resolve().parent / "make_archive.py"
 RELEASE_TAG = "v0.0.0-bench"
-RENDERERS = ("project", "reference")
-# The targets of issue 5.
-MAX_WALL_RATIO = 0.5
-MAX_RSS_RATIO = 1.0
+
+DEFAULT_SIZES = (10_000, 100_000)
+DEFAULT_RUNS = 3
+
+PROJECT, REFERENCE, FLOOR = "project", "reference", "floor"
+RENDERERS = (PROJECT, REFERENCE)
+NEW, REBUILD = "new folder", "rebuild"
+# Who runs in each situation, in the order of the first round; the next round runs them backwards.
+CONTESTANTS = {NEW: (PROJECT, REFERENCE, FLOOR), REBUILD: RENDERERS}
+
+# Issue 10, item 7: the project's wall time, peak memory and cost per added report are each at
+# most this share of the reference's.
+MAX_RATIO = 0.5
+# Issue 11, item 7: the page of the largest archive in Chromium.
+MAX_INTERACTIVE_MS = 1000.0
 MAX_KEYSTROKE_MS = 50.0
-# "Flat" cost per report: the extra cost of each report beyond the smallest size may exceed the
-# smallest size's average cost per report (fixed start-up costs included) by this much at most.
-FLAT_SLACK = 1.1
+MAX_SORT_MS = 200.0
+MAX_HTML_BYTES = 10 * 1000 * 1000
+
+MET, NOT_MET, NOT_MEASURED = "met", "not met", "not measured"
 
 
-@dataclass
-class SizeResult:
-    reports: int
-    runs: dict[str, list[measure.Measured]] = field(default_factory=dict)  # timed, not sampled
-    memory: dict[str, measure.Measured] = field(default_factory=dict)  # one sampled run each
-    index_raw: dict[str, int] = field(default_factory=dict)
-    index_gzip: dict[str, int] = field(default_factory=dict)
-    same_leaderboard_json: bool = False
-
-    def wall(self, renderer: str) -> float:
-        return statistics.median(run.seconds for run in self.runs[renderer])
-
-    def cpu(self, renderer: str) -> float:
-        return statistics.median(run.cpu_seconds for run in self.runs[renderer])
-
-    def rss(self, renderer: str) -> int:
-        return max([self.memory[renderer].peak_rss_bytes] + [run.peak_rss_bytes for run in self.runs[renderer]])
+class BenchError(Exception):
+    """The benchmark cannot go on (a render failed, a size is not a number); the message is one line."""
 
 
-def make_archive(reports: int, work: Path) -> Path:
-    """The synthetic archive of ``reports`` reports (made once: make_archive's output is deterministic)."""
+# --- what is run ---------------------------------------------------------------------------------
+
+def project_command(archive: Path, output: Path) -> list[str]:
+    invoke = str(Path(sys.executable).parent / "invoke")
+    return [invoke, "build", "--reports-dir", str(archive / "reports"), "--manifest", str(archive / "models.jsonl"),
+            "--release-tag", RELEASE_TAG, "--output-dir", str(output)]
+
+
+def reference_command(archive: Path, output: Path) -> list[str]:
+    return [sys.executable, "-m", "openmed.eval.leaderboard", "--reports-dir", str(archive / "reports"),
+            "--output-dir", str(output), "--manifest", str(archive / "models.jsonl"), "--release-tag", RELEASE_TAG]
+
+
+def floor_command(archive: Path, output: Path) -> list[str]:
+    return [sys.executable, "-m", "benchmarks.floor", str(archive / "reports"), str(output)]
+
+
+COMMANDS: Mapping[str, Callable[[Path, Path], list[str]]] = {
+    PROJECT: project_command, REFERENCE: reference_command, FLOOR: floor_command,
+}
+
+
+def abba(contestants: Sequence[str], rounds: int) -> list[str]:
+    """The order of ``rounds`` rounds: the contestants forwards, then backwards, and so on (ABBA), so
+    that whatever drifts during the benchmark (the machine's load, the disk) weighs on all alike."""
+    order: list[str] = []
+    for number in range(rounds):
+        order.extend(contestants if number % 2 == 0 else reversed(contestants))
+    return order
+
+
+# --- the archives and the disk -------------------------------------------------------------------
+
+def archive_mark(reports: int) -> str:
+    """What an archive made by the current maker holds in its ``.complete`` file: the maker's source
+    and its arguments decide every byte it writes."""
+    digest = hashlib.sha256(MAKER.read_bytes()).hexdigest()
+    return f"benchmarks/make_archive.py sha256:{digest} n={reports} (the maker's defaults otherwise)\n"
+
+
+def make_archive(reports: int, work: Path, say: Callable[[str], None]) -> Path:
+    """The synthetic archive of ``reports`` reports below ``work``, made unless an archive that the
+    current maker made with the same arguments is there already."""
     folder = work / f"archive-{reports}"
-    done, mark = folder / ".complete", "made by benchmarks/make_archive.py\n"
-    # An archive another maker left (its mark differs) is made again.
-    if not done.exists() or done.read_text(encoding="utf-8") != mark:
-        shutil.rmtree(folder, ignore_errors=True)
-        write_archive(folder, reports)
-        done.write_text(mark, encoding="utf-8")
+    done, mark = folder / ".complete", archive_mark(reports)
+    try:
+        if done.read_text(encoding="utf-8") == mark:
+            return folder
+    except (OSError, UnicodeDecodeError):
+        pass
+    if os.path.lexists(folder):
+        say(f"making the archive of {reports:,} reports again: the maker or its arguments changed")
+        shutil.rmtree(folder)
+        note_removal(work)
+    else:
+        say(f"making the archive of {reports:,} reports")
+    write_archive(folder, reports)
+    done.write_text(mark, encoding="utf-8")
     return folder
 
 
-def command(renderer: str, archive: Path, output: Path) -> list[str]:
-    reports, manifest = str(archive / "reports"), str(archive / "models.jsonl")
-    if renderer == "project":
-        invoke = str(Path(sys.executable).parent / "invoke")
-        return [invoke, "build", "--reports-dir", reports, "--manifest", manifest, "--release-tag", RELEASE_TAG,
-                "--output-dir", str(output)]
-    return [sys.executable, "-m", "openmed.eval.leaderboard", "--reports-dir", reports, "--output-dir", str(output),
-            "--manifest", manifest, "--release-tag", RELEASE_TAG]
-
-
-def render_once(renderer: str, archive: Path, output: Path, memory: bool = False) -> measure.Measured:
-    """One render into ``output``, a folder that does not exist yet: timed, or its memory sampled."""
-    # The archive is read from the page cache and the previous runs' files are on the disk, so that
-    # each run starts from the same state.
-    if hasattr(os, "sync"):
-        os.sync()
-    result = measure.run(command(renderer, archive, output), cwd=str(ROOT), memory=memory)
-    if result.returncode != 0:
-        raise RuntimeError(f"the {renderer} render of {archive.name} failed ({result.returncode}):\n{result.stderr}")
-    return result
+def warm(archive: Path) -> None:
+    """Read every file of the archive once, untimed, so that it is in the page cache for the first
+    run as for the others."""
+    for folder, _, names in os.walk(archive):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as handle:
+                handle.read()
 
 
 # Why no run removes what an earlier run wrote: on ext4 without a journal (this machine's disk), a
 # file created within a minute of another file's removal skips the freed inode, and within six if
 # that inode's table block has been written to since, which creating files does: finding a free
 # inode then scans every such inode of its group. 20,000 files removed just before a render made
-# creating a file cost either renderer 200 to 600 µs instead of about 30. So each run writes a
-# folder of its own, all of them are removed once the benchmark is over, and a benchmark started
-# less than six minutes after that removal waits for the rest of them. Files removed by anything
-# else (a test run) slow the benchmark down the same way, and it cannot know of them.
+# creating a file cost either renderer 200 to 600 µs instead of about 30. So each new-folder run
+# writes a folder of its own, the rebuilds (where the renderers remove files themselves: the
+# reference its old copies, the project its old render) come after every new-folder run, all the
+# folders are removed once the benchmark is over, and a benchmark started less than six minutes
+# after that removal waits for the rest of them. Files removed by anything else (a test run) slow
+# the benchmark down the same way, and it cannot know of them.
 SETTLE_SECONDS = 365.0
 REMOVED_AT = "removed-at"
 
 
+def site(work: Path, name: str, reports: int, label: str) -> Path:
+    """Where one run of ``name`` writes for the ``reports``-report archive."""
+    return work / f"site-{name}-{reports}-{label}"
+
+
 def outputs_of(work: Path) -> list[Path]:
-    return sorted(work.glob("site-*"))
+    """Every folder the runs wrote, and what a killed build left beside them."""
+    return sorted(set(work.glob("site-*")) | set(work.glob(".site-*")))
+
+
+def note_removal(work: Path) -> None:
+    if hasattr(os, "sync"):
+        os.sync()
+    (work / REMOVED_AT).write_text(f"{time.time()}\n", encoding="utf-8")
 
 
 def remove_outputs(work: Path) -> None:
@@ -109,11 +165,12 @@ def remove_outputs(work: Path) -> None:
     outputs = outputs_of(work)
     if not outputs:
         return
-    for folder in outputs:
-        shutil.rmtree(folder, ignore_errors=True)
-    if hasattr(os, "sync"):
-        os.sync()
-    (work / REMOVED_AT).write_text(f"{time.time()}\n", encoding="utf-8")
+    for path in outputs:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    note_removal(work)
 
 
 def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> None:
@@ -125,163 +182,429 @@ def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None
         return
     wait = removed + SETTLE_SECONDS - time.time()
     if wait > 0:
-        say(f"waiting {wait:.0f} s: the files the last benchmark removed still slow down creating new ones")
+        say(f"waiting {wait:.0f} s: the files removed lately still slow down creating new ones")
         sleep(wait)
 
 
-def warm(archive: Path) -> None:
-    """Read every file of the archive once, untimed: whichever renderer runs first would otherwise
-    pay for reading from the disk what the system dropped from its cache while idle."""
-    for folder, _, names in os.walk(archive):
+def largest_html(folder: Path) -> tuple[str, int]:
+    """The largest ``.html`` file below ``folder``: its path there and its size in bytes."""
+    best = ("", -1)
+    for parent, _, names in os.walk(folder):
         for name in names:
-            with open(os.path.join(folder, name), "rb") as handle:
-                handle.read()
+            if name.endswith(".html"):
+                path = os.path.join(parent, name)
+                size = os.path.getsize(path)
+                relative = os.path.relpath(path, folder).replace(os.sep, "/")
+                if size > best[1] or (size == best[1] and relative < best[0]):
+                    best = (relative, size)
+    return best
 
 
-def bench_size(reports: int, runs: int, work: Path, say: Callable[[str], None]) -> SizeResult:
-    archive = make_archive(reports, work)
-    warm(archive)
-    result = SizeResult(reports, {name: [] for name in RENDERERS}, {})
-    outputs = {name: site(work, name, reports) for name in RENDERERS}
-    for round_number in range(runs):
-        order = RENDERERS if round_number % 2 == 0 else RENDERERS[::-1]
-        for renderer in order:
-            run = render_once(renderer, archive, site(work, renderer, reports, round_number + 1))
-            result.runs[renderer].append(run)
-            say(f"  {reports} reports, {renderer}: {run.seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU")
-    for renderer in RENDERERS:
-        run = render_once(renderer, archive, site(work, renderer, reports, 0), memory=True)
-        result.memory[renderer] = run
-        say(f"  {reports} reports, {renderer}, memory sampled: {run.peak_rss_bytes / 2**20:.0f} MB")
-    for renderer in RENDERERS:
-        index = (outputs[renderer] / "index.html").read_bytes()
-        result.index_raw[renderer] = len(index)
-        result.index_gzip[renderer] = len(gzip.compress(index, compresslevel=9, mtime=0))
-    result.same_leaderboard_json = (
-        (outputs["project"] / "leaderboard.json").read_bytes() == (outputs["reference"] / "leaderboard.json").read_bytes()
-    )
-    return result
+# --- the runs ------------------------------------------------------------------------------------
+
+@dataclass
+class Point:
+    """One size in one situation: each contestant's timed runs, and each renderer's sampled run."""
+    reports: int
+    situation: str
+    runs: dict[str, list[measure.Measured]] = field(default_factory=dict)
+    memory: dict[str, measure.Measured] = field(default_factory=dict)
+
+    def wall(self, name: str) -> float:
+        return statistics.median(run.seconds for run in self.runs[name])
+
+    def cpu(self, name: str) -> float:
+        return statistics.median(run.cpu_seconds for run in self.runs[name])
+
+    def peak(self, name: str) -> int:
+        return self.memory[name].peak_pss_bytes
 
 
-def site(work: Path, renderer: str, reports: int, run: int = 1) -> Path:
-    """Where one run of ``renderer`` writes the site of the ``reports``-report archive."""
-    return work / f"site-{renderer}-{reports}-run{run}"
+@dataclass
+class SizeResult:
+    reports: int
+    points: dict[str, Point] = field(default_factory=dict)
+    largest_html: dict[str, tuple[str, int]] = field(default_factory=dict)
+    same_leaderboard_json: bool = False
 
 
-def _mb(size: int) -> str:
-    return f"{size / 2**20:.0f}"
+class Runner:
+    """Runs the contestants' commands from the project's folder, each after a sync of the disk, so
+    that no run pays for writing back what the one before it wrote."""
+
+    def __init__(self, commands: Mapping[str, Callable[[Path, Path], list[str]]], say: Callable[[str], None]):
+        self.commands = commands
+        self.say = say
+
+    def __call__(self, name: str, archive: Path, output: Path, what: str, memory: bool = False) -> measure.Measured:
+        if hasattr(os, "sync"):
+            os.sync()
+        result = measure.run(self.commands[name](archive, output), cwd=str(ROOT), memory=memory)
+        if result.returncode != 0:
+            lines = [line for line in result.stderr.splitlines() if line.strip()]
+            last = f": {one_line(lines[-1])}" if lines else ""
+            raise BenchError(f"the {name} run into {one_line(str(output))} ended with status {result.returncode}{last}")
+        figure = f"peak {result.peak_pss_bytes / 2**20:,.0f} MiB" if memory else f"{result.seconds:.2f} s"
+        self.say(f"  {what}, {name}: {figure}")
+        return result
 
 
-def _verdict(ok: bool) -> str:
-    return "met" if ok else "MISSED"
+def bench_new(reports: int, archive: Path, runs: int, work: Path, run: Runner) -> Point:
+    """Every contestant ``runs`` times into a folder of its own, alternating; then each renderer once
+    more, sampled, into one more new folder (the folder its rebuilds will go into)."""
+    point = Point(reports, NEW, {name: [] for name in CONTESTANTS[NEW]})
+    for name in abba(CONTESTANTS[NEW], runs):
+        number = len(point.runs[name]) + 1
+        point.runs[name].append(run(name, archive, site(work, name, reports, f"new-{number}"),
+                                    f"{reports:,} reports, new folder, run {number}"))
+    for name in RENDERERS:
+        point.memory[name] = run(name, archive, rebuilt(work, name, reports), f"{reports:,} reports, new folder, sampled",
+                                 memory=True)
+    return point
 
 
-def report(results: list[SizeResult], page, command_line: str, runs: int, load: tuple[float, float] = (0.0, 0.0)) -> str:
-    """The figures as Markdown: the same text is printed and written to results.md."""
-    lines = [
-        "# Benchmark results",
-        "",
-        f"Command: `{command_line}`",
-        "",
-        f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
-        f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.",
-        f"Each renderer ran {runs} times per size, alternating (ABBA); times are medians. Peak memory is the",
-        "resident memory of the command's process plus what its forked children hold privately, sampled",
-        "every 5 ms in one more run of each (and never below the largest single process's peak): sampling",
-        "takes CPU time, so the timed runs are not sampled. The archive is read once before the runs, so",
-        "that it is in the page cache for the first as for the others. Each run writes a new folder and",
-        "the disk is synced before it; no run removes files, and the benchmark starts at least six minutes",
-        "after the previous one removed its folders (SETTLE_SECONDS in benchmarks/run.py says why).",
-        "",
-        "## End to end (`invoke build` against the reference's command line)",
-        "",
-        "| reports | renderer | median wall (s) | each run (s) | CPU user+sys (s) | peak RSS (MB) | ms per report | wall ratio | RSS ratio |",
-        "|---:|---|---:|---|---:|---:|---:|---:|---:|",
-    ]
-    for size in results:
-        for renderer in RENDERERS:
-            each = ", ".join(f"{run.seconds:.2f}" for run in size.runs[renderer])
-            wall, rss = size.wall(renderer), size.rss(renderer)
-            ratios = ("", "")
-            if renderer == "project":
-                ratios = (f"{wall / size.wall('reference'):.2f}x", f"{rss / size.rss('reference'):.2f}x")
-            lines.append(f"| {size.reports} | {renderer} | {wall:.2f} | {each} | {size.cpu(renderer):.2f} | {_mb(rss)} | "
-                         f"{wall / size.reports * 1000:.3f} | {ratios[0]} | {ratios[1]} |")
-    lines += ["", "## Cost per report", "", "| from | to | project: ms per added report | reference: ms per added report |",
-              "|---:|---:|---:|---:|"]
-    for smaller, larger in zip(results, results[1:]):
-        added = larger.reports - smaller.reports
-        lines.append(f"| {smaller.reports} | {larger.reports} | "
-                     f"{(larger.wall('project') - smaller.wall('project')) / added * 1000:.3f} | "
-                     f"{(larger.wall('reference') - smaller.wall('reference')) / added * 1000:.3f} |")
-    lines += ["", "## index.html", "", "| reports | renderer | raw bytes | gzip -9 bytes |", "|---:|---|---:|---:|"]
-    for size in results:
-        for renderer in RENDERERS:
-            lines.append(f"| {size.reports} | {renderer} | {size.index_raw[renderer]} | {size.index_gzip[renderer]} |")
-    if page is not None:
-        largest = results[-1].reports
-        keystroke = ("no #filter shown on the page" if page.keystroke_status_ms is None else
-                     f"{page.keystroke_status_ms:.1f} ms median, {page.keystroke_status_max_ms:.1f} ms worst "
-                     f"over {page.keystrokes} keystrokes; next frame {page.keystroke_frame_ms:.1f} ms")
-        lines += [
-            "", f"## In Chromium, {largest} rows (our index.html, served on 127.0.0.1)", "",
-            "| figure | value |", "|---|---|",
-            f"| interactive (tabs shown, handlers attached) | {page.interactive_ms:.0f} ms |",
-            f"| DOMContentLoaded | {page.dom_content_loaded_ms:.0f} ms |",
-            f"| load | {page.load_ms:.0f} ms |",
-            f"| filter keystroke until #filter-status changes | {keystroke} |",
-        ]
-    lines += ["", "## Targets", "", "| target | figure | verdict |", "|---|---|---|"]
-    for size in results:
-        ratio = size.wall("project") / size.wall("reference")
-        lines.append(f"| {size.reports}: wall at most {MAX_WALL_RATIO}x the reference | {ratio:.2f}x | {_verdict(ratio <= MAX_WALL_RATIO)} |")
-        ratio = size.rss("project") / size.rss("reference")
-        lines.append(f"| {size.reports}: peak memory at most the reference's | {ratio:.2f}x | {_verdict(ratio <= MAX_RSS_RATIO)} |")
-    smallest = results[0]
-    for larger in results[1:]:
-        average = smallest.wall("project") / smallest.reports
-        marginal = (larger.wall("project") - smallest.wall("project")) / (larger.reports - smallest.reports)
-        lines.append(f"| cost per report flat, {smallest.reports} to {larger.reports} | "
-                     f"{marginal * 1000:.3f} ms added vs {average * 1000:.3f} ms average | {_verdict(marginal <= average * FLAT_SLACK)} |")
-    for size in results:
-        if size.reports == 1000 or len(results) == 1:
-            for kind, sizes in (("raw", size.index_raw), ("gzip", size.index_gzip)):
-                ok = sizes["project"] <= sizes["reference"]
-                lines.append(f"| {size.reports}: index.html {kind} no larger than the reference's | "
-                             f"{sizes['project']} vs {sizes['reference']} bytes | {_verdict(ok)} |")
-    if page is not None and page.keystroke_status_ms is not None:
-        ok = page.keystroke_status_max_ms < MAX_KEYSTROKE_MS
-        lines.append(f"| {results[-1].reports}: filter answers a keystroke under {MAX_KEYSTROKE_MS:.0f} ms | "
-                     f"{page.keystroke_status_max_ms:.1f} ms worst | {_verdict(ok)} |")
-    same = all(size.same_leaderboard_json for size in results)
-    lines.append(f"| leaderboard.json byte-identical to the reference's | {'every size' if same else 'NOT at every size'} | {_verdict(same)} |")
-    return "\n".join(lines) + "\n"
+def rebuilt(work: Path, name: str, reports: int) -> Path:
+    """The folder that ``name`` renders into again and again in the rebuild situation."""
+    return site(work, name, reports, "rebuilt")
 
 
-def main(sizes: list[int], runs: int = 3, browser: bool = True, results_file: Path | None = RESULTS,
-         work: Path = WORK, command_line: str = "invoke bench", say: Callable[[str], None] = print) -> str:
+def bench_rebuild(reports: int, archive: Path, runs: int, work: Path, run: Runner) -> Point:
+    """Each renderer ``runs`` times into the folder of its previous run, alternating; then once more, sampled."""
+    point = Point(reports, REBUILD, {name: [] for name in CONTESTANTS[REBUILD]})
+    for name in abba(CONTESTANTS[REBUILD], runs):
+        number = len(point.runs[name]) + 1
+        point.runs[name].append(run(name, archive, rebuilt(work, name, reports), f"{reports:,} reports, rebuild, run {number}"))
+    for name in RENDERERS:
+        point.memory[name] = run(name, archive, rebuilt(work, name, reports), f"{reports:,} reports, rebuild, sampled",
+                                 memory=True)
+    return point
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``--sizes``: comma-separated whole numbers of at least 1."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise BenchError(f"--sizes must be comma-separated whole numbers of at least 1, not {one_line(text)!r}")
+    return sizes
+
+
+def parse_runs(text: str | int) -> int:
+    """``--runs``: a whole number of at least 1."""
+    try:
+        runs = int(text)
+    except ValueError:
+        runs = 0
+    if runs < 1:
+        raise BenchError(f"--runs must be a whole number of at least 1, not {one_line(str(text))!r}")
+    return runs
+
+
+def command_line(sizes: str | None, runs: str | None, browser: bool) -> str:
+    """The ``invoke bench`` command that gives these options, for results.md."""
+    flags = [f"--sizes {sizes}"] if sizes is not None else []
+    flags += [f"--runs {runs}"] if runs is not None else []
+    flags += [] if browser else ["--no-browser"]
+    return " ".join(["invoke bench", *flags])
+
+
+def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: bool = True,
+         results_file: Path | None = RESULTS, work: Path = WORK, command_line: str = "invoke bench",
+         say: Callable[[str], None] = print,
+         commands: Mapping[str, Callable[[Path, Path], list[str]]] = COMMANDS,
+         measure_page: Callable[[str], object] | None = None) -> str:
     """Run the benchmark; prints the figures, writes them to ``results_file`` and returns them."""
-    if runs < 1 or not sizes:
-        raise ValueError("the benchmark needs at least one size and one run")
+    sizes = sorted(set(DEFAULT_SIZES if sizes is None else sizes))
+    runs = DEFAULT_RUNS if runs is None else runs
+    if not sizes or min(sizes) < 1 or runs < 1:
+        raise BenchError("the benchmark needs at least one size of at least 1 report and at least one run")
+    measure.check_supported()
     work.mkdir(parents=True, exist_ok=True)
+    archives = {reports: make_archive(reports, work, say) for reports in sizes}
     settle(work, say)
     load_before = os.getloadavg()[0]
-    results = []
-    for reports in sorted(sizes):
-        say(f"{reports} reports: {runs} runs of each renderer")
-        results.append(bench_size(reports, runs, work, say))
-    page = None
+    run = Runner(commands, say)
+    results = [SizeResult(reports) for reports in sizes]
+    page, page_note = None, "not measured (--no-browser)"
     try:
+        # Every new-folder run comes first: no file has been removed before any of them.
+        for result in results:
+            say(f"{result.reports:,} reports, new folder: {runs} runs of each renderer and of the floor")
+            warm(archives[result.reports])
+            result.points[NEW] = bench_new(result.reports, archives[result.reports], runs, work, run)
+        for result in results:
+            say(f"{result.reports:,} reports, rebuild: {runs} runs of each renderer")
+            result.points[REBUILD] = bench_rebuild(result.reports, archives[result.reports], runs, work, run)
+        for result in results:
+            for name in RENDERERS:
+                result.largest_html[name] = largest_html(rebuilt(work, name, result.reports))
+            result.same_leaderboard_json = ((rebuilt(work, PROJECT, result.reports) / "leaderboard.json").read_bytes()
+                                            == (rebuilt(work, REFERENCE, result.reports) / "leaderboard.json").read_bytes())
         if browser:
-            from .browser import measure_page
-
-            say(f"Chromium: {results[-1].reports} rows")
-            page = measure_page(str(site(work, "project", results[-1].reports)))
+            if measure_page is None:
+                from .browser import measure_page
+            largest = results[-1].reports
+            say(f"Chromium: the project's page of {largest:,} reports")
+            try:
+                page = measure_page(str(rebuilt(work, PROJECT, largest)))
+            except Exception as error:  # a missing browser loses these figures, not the others
+                first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+                page_note = f"not measured: {one_line(first)}"
     finally:
         remove_outputs(work)
-    text = report(results, page, command_line, runs, (load_before, os.getloadavg()[0]))
+    text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]))
     say("")
     say(text)
     if results_file is not None:
         results_file.write_text(text, encoding="utf-8")
     return text
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:,.0f}"
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}x"
+
+
+def _share(part: float, whole: float) -> float | None:
+    return part / whole if whole > 0 else None
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f} ms" if value >= 100 else f"{value:.1f} ms"
+
+
+def _verdict(ok: bool) -> str:
+    return MET if ok else NOT_MET
+
+
+def _at_most(value: float | None, limit: float) -> str:
+    return NOT_MET if value is None else _verdict(value <= limit)
+
+
+def cost_per_report(smaller: Point, larger: Point, name: str) -> float:
+    """Seconds each report beyond the smaller archive adds to ``name``'s median wall time."""
+    return (larger.wall(name) - smaller.wall(name)) / (larger.reports - smaller.reports)
+
+
+def summary_table(results: Sequence[SizeResult]) -> list[str]:
+    lines = ["| reports | situation | project wall (s) | reference wall (s) | ratio | project peak (MiB) | "
+             "reference peak (MiB) | ratio |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for result in results:
+        for situation in (NEW, REBUILD):
+            point = result.points[situation]
+            lines.append(f"| {result.reports:,} | {situation} | {_seconds(point.wall(PROJECT))} | "
+                         f"{_seconds(point.wall(REFERENCE))} | {_ratio(_share(point.wall(PROJECT), point.wall(REFERENCE)))} | "
+                         f"{_mib(point.peak(PROJECT))} | {_mib(point.peak(REFERENCE))} | "
+                         f"{_ratio(_share(point.peak(PROJECT), point.peak(REFERENCE)))} |")
+    return lines
+
+
+def runs_table(results: Sequence[SizeResult]) -> list[str]:
+    lines = ["| reports | situation | who | each run, in order (s) | median CPU, user + system (s) |",
+             "|---:|---|---|---|---:|"]
+    for result in results:
+        for situation in (NEW, REBUILD):
+            point = result.points[situation]
+            for name in CONTESTANTS[situation]:
+                each = ", ".join(_seconds(run.seconds) for run in point.runs[name])
+                lines.append(f"| {result.reports:,} | {situation} | {name} | {each} | {_seconds(point.cpu(name))} |")
+    return lines
+
+
+def cost_table(results: Sequence[SizeResult]) -> list[str]:
+    lines = ["| situation | from | to | project (ms a report) | reference (ms a report) | ratio |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for situation in (NEW, REBUILD):
+        for smaller, larger in zip(results, results[1:]):
+            low, high = smaller.points[situation], larger.points[situation]
+            ours, theirs = cost_per_report(low, high, PROJECT), cost_per_report(low, high, REFERENCE)
+            lines.append(f"| {situation} | {smaller.reports:,} | {larger.reports:,} | {ours * 1000:.3f} | "
+                         f"{theirs * 1000:.3f} | {_ratio(_share(ours, theirs))} |")
+    return lines
+
+
+def floor_table(results: Sequence[SizeResult]) -> list[str]:
+    lines = ["| reports | floor wall (s) | project, new folder | reference, new folder |",
+             "|---:|---:|---:|---:|"]
+    for result in results:
+        point = result.points[NEW]
+        floor = point.wall(FLOOR)
+        lines.append(f"| {result.reports:,} | {_seconds(floor)} | {_ratio(_share(point.wall(PROJECT), floor))} | "
+                     f"{_ratio(_share(point.wall(REFERENCE), floor))} |")
+    return lines
+
+
+def html_table(results: Sequence[SizeResult]) -> list[str]:
+    lines = ["| reports | renderer | largest HTML file | bytes |", "|---:|---|---|---:|"]
+    for result in results:
+        for name in RENDERERS:
+            path, size = result.largest_html[name]
+            lines.append(f"| {result.reports:,} | {name} | `{one_line(path)}` | {size:,} |")
+    return lines
+
+
+def page_table(page) -> list[str]:
+    keystroke = ("no filter on the page" if page.keystroke_worst_ms is None else
+                 f"{_ms(page.keystroke_worst_ms)} worst, {_ms(page.keystroke_median_ms)} median, {page.keystrokes} keystrokes")
+    sort = ("skipped: the page has no sort buttons yet" if page.sort_worst_ms is None else
+            f"{_ms(page.sort_worst_ms)} worst, {page.sorts} sorts")
+    return ["| figure | value |", "|---|---|",
+            f"| interactive: the page's script done (median of {page.loads} loads) | {_ms(page.interactive_ms)} |",
+            f"| the first frame painted after it | {_ms(page.interactive_frame_ms)} |",
+            f"| DOMContentLoaded / load | {_ms(page.dom_content_loaded_ms)} / {_ms(page.load_ms)} |",
+            f"| filter keystroke: key event to the frame painted after the status changed | {keystroke} |",
+            f"| sort: click to the frame painted after the rows changed | {sort} |"]
+
+
+def targets(results: Sequence[SizeResult], page, page_note: str) -> list[tuple[str, str, str]]:
+    """Each target as (what, the figure, met / not met / not measured)."""
+    found: list[tuple[str, str, str]] = []
+    for result in results:
+        for situation in (NEW, REBUILD):
+            point = result.points[situation]
+            for what, ours, theirs in (("wall time", point.wall(PROJECT), point.wall(REFERENCE)),
+                                       ("peak memory", point.peak(PROJECT), point.peak(REFERENCE))):
+                ratio = _share(ours, theirs)
+                found.append((f"{result.reports:,} reports, {situation}: {what} at most {MAX_RATIO}x the reference's",
+                              _ratio(ratio), _at_most(ratio, MAX_RATIO)))
+    for situation in (NEW, REBUILD):
+        for smaller, larger in zip(results, results[1:]):
+            low, high = smaller.points[situation], larger.points[situation]
+            ratio = _share(cost_per_report(low, high, PROJECT), cost_per_report(low, high, REFERENCE))
+            found.append((f"{situation}, {smaller.reports:,} to {larger.reports:,} reports: cost per added report "
+                          f"at most {MAX_RATIO}x the reference's", _ratio(ratio), _at_most(ratio, MAX_RATIO)))
+    largest = results[-1]
+    at = f"{largest.reports:,} reports"
+    if page is None:
+        for what in (f"interactive within {MAX_INTERACTIVE_MS:,.0f} ms", f"a filter keystroke answered within {MAX_KEYSTROKE_MS:.0f} ms",
+                     f"a sort answered within {MAX_SORT_MS:.0f} ms"):
+            found.append((f"{at}, in Chromium: {what}", page_note, NOT_MEASURED))
+    else:
+        found.append((f"{at}, in Chromium: interactive within {MAX_INTERACTIVE_MS:,.0f} ms", _ms(page.interactive_ms),
+                      _verdict(page.interactive_ms <= MAX_INTERACTIVE_MS)))
+        found.append((f"{at}, in Chromium: a filter keystroke answered within {MAX_KEYSTROKE_MS:.0f} ms",
+                      "no filter on the page" if page.keystroke_worst_ms is None else f"{_ms(page.keystroke_worst_ms)} worst",
+                      _at_most(page.keystroke_worst_ms, MAX_KEYSTROKE_MS)))
+        if page.sort_worst_ms is None:
+            found.append((f"{at}, in Chromium: a sort answered within {MAX_SORT_MS:.0f} ms",
+                          "skipped: the page has no sort buttons yet", NOT_MEASURED))
+        else:
+            found.append((f"{at}, in Chromium: a sort answered within {MAX_SORT_MS:.0f} ms", f"{_ms(page.sort_worst_ms)} worst",
+                          _verdict(page.sort_worst_ms <= MAX_SORT_MS)))
+    path, size = largest.largest_html[PROJECT]
+    found.append((f"{at}: no HTML file of the project's over {MAX_HTML_BYTES:,} bytes",
+                  f"{size:,} bytes (`{one_line(path)}`)", _verdict(size <= MAX_HTML_BYTES)))
+    return found
+
+
+METHOD = """\
+How it is measured:
+
+- Each size's archive is made by `benchmarks/make_archive.py` (kept under `benchmarks/.work/`, made
+  again only when the maker's source or arguments change) and read once, untimed, before its runs,
+  so that it is in the page cache for the first run as for the others.
+- The project is `invoke build --reports-dir … --manifest … --release-tag … --output-dir …`, everything
+  included (report pages, copies, the atomic exchange); the reference is `python -m
+  openmed.eval.leaderboard` with the same four arguments. Both start from a fresh process.
+- **new folder**: each run writes into a folder that does not exist yet. **rebuild**: each run writes
+  into the folder of the same renderer's previous run, the archive unchanged: the project renders
+  into a staging folder beside it, links the files that did not change from the previous render,
+  exchanges the two and removes the old one; the reference removes its old report copies and
+  writes everything again.
+- The renderers alternate (ABBA: forwards, then backwards); a time is the median of the runs, wall
+  clock from start to exit. The disk is synced before each run. No run removes what another wrote:
+  every new-folder run comes before every rebuild, and the benchmark starts at least six minutes
+  after the last removal it knows of (SETTLE_SECONDS in `benchmarks/run.py` says why).
+- Peak memory is that of the whole process tree: every 5 ms, the PSS (`Pss:` of
+  `/proc/PID/smaps_rollup`) of the command and of every descendant (found through
+  `/proc/PID/task/TID/children`) is summed, and the peak of the sum is kept. PSS counts a page
+  shared by a parent and its forked workers once in the sum. The sampling takes CPU time, so it is
+  done in one more run of each renderer in each situation, not in the timed ones.
+- The floor (`benchmarks/floor.py`) is one plain Python process that reads and parses every report
+  and writes its canonical copy and a small HTML page into a new folder; it runs in turn with the
+  new-folder runs. A renderer's distance from it is its median wall time over the floor's.
+- In Chromium (`/usr/bin/chromium` through Playwright), the project's `index.html` of the largest
+  archive is served on 127.0.0.1 by the preview's server. Interactive is when the page's script is
+  done (its `js` class on `<html>` seen by a mutation observer), from navigation start
+  (`performance.now()`). A keystroke (a letter no row holds, then Backspace, in turn) and a sort
+  (a column's header button clicked) count from the event's `timeStamp` to the end of the first
+  frame painted after the page's last change."""
+
+
+def report(results: Sequence[SizeResult], page, page_note: str, command_line: str, runs: int,
+           load: tuple[float, float] = (0.0, 0.0)) -> str:
+    """The figures as Markdown: the same text is printed and written to results.md."""
+    sizes = ", ".join(f"{result.reports:,}" for result in results)
+    lines = [
+        "# Benchmark results", "",
+        f"Command: `{command_line}` (sizes {sizes}; {runs} timed run{'s' if runs != 1 else ''} of each "
+        f"renderer per size and situation, one more sampled for memory).", "",
+        f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
+        f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.", "",
+        METHOD, "",
+        "## Wall time and peak memory", "",
+        *summary_table(results), "",
+        "## Cost per added report", "",
+        *(cost_table(results) if len(results) > 1 else ["One size only: no cost per added report."]), "",
+        "## The floor", "",
+        *floor_table(results), "",
+        "## Largest HTML file", "",
+        *html_table(results), "",
+        f"## In Chromium, the project's page of {results[-1].reports:,} reports", "",
+        *(page_table(page) if page is not None else [page_note[0].upper() + page_note[1:] + "."]), "",
+        "## Targets", "",
+        "| target | figure | verdict |", "|---|---|---|",
+        *(f"| {what} | {figure} | {verdict} |" for what, figure, verdict in targets(results, page, page_note)), "",
+        "## Each run", "",
+        *runs_table(results), "",
+        "leaderboard.json of the project and of the reference: "
+        + ("byte-identical at every size." if all(result.same_leaderboard_json for result in results)
+           else "DIFFERENT at " + ", ".join(f"{r.reports:,}" for r in results if not r.same_leaderboard_json)
+           + " reports: the two renderers did not publish the same leaderboard."),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        """A usage mistake is one line and exit 2, like every other fault of the project's tools."""
+        print(f"bench: {one_line(message)}", file=sys.stderr)
+        sys.exit(2)
+
+
+def cli(argv: Sequence[str] | None = None) -> int:
+    """``python -m benchmarks.run [--sizes 10000,100000] [--runs 3] [--no-browser]``, which ``invoke
+    bench`` runs: a fault is one line on stderr and exit status 2."""
+    parser = _Parser(prog="invoke bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", help="comma-separated archive sizes, in reports (default: "
+                        + ",".join(str(size) for size in DEFAULT_SIZES) + ")")
+    parser.add_argument("--runs", help=f"timed runs of each renderer per size and situation (default: {DEFAULT_RUNS})")
+    parser.add_argument("--no-browser", dest="browser", action="store_false", help="skip the figures in Chromium")
+    options = parser.parse_args(argv)
+    try:
+        main(None if options.sizes is None else parse_sizes(options.sizes),
+             None if options.runs is None else parse_runs(options.runs), browser=options.browser,
+             command_line=command_line(options.sizes, options.runs, options.browser))
+    except (BenchError, measure.Unmeasurable) as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bench: interrupted; the runs' folders are removed, the archives kept", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())

@@ -1,48 +1,363 @@
-"""The benchmark (invoke bench) runs at a tiny size, so that it cannot rot. No time is asserted."""
+"""The benchmark (invoke bench): how memory is summed, the order of the runs, the tables, the floor,
+and a whole run with stand-in renderers. Nothing here times anything or asserts a time."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from benchmarks import measure
-from benchmarks.browser import absent_letter  # noqa: E402
+from benchmarks import measure, run
+from benchmarks.browser import PageFigures, absent_letter
+from benchmarks.floor import write_floor
+from benchmarks.make_archive import make_archive
+from conftest import ROOT, run_invoke
 
-# Parent and forked child each hold this much of their own at once: the tree's peak counts both.
-HOLD_MB = 64
+MIB = 2**20
+# Parent and forked child each hold this much of their own; the child also maps the parent's.
+HOLD_MIB = 64
+# What two Python interpreters add to the tree's PSS beyond what they hold: well under HOLD_MIB, so
+# that counting the pages the child shares with its parent twice (as summing RSS does) would show.
+INTERPRETERS_MIB = 40
 TWO_HOLDERS = f"""
-import os, time
-held = bytearray({HOLD_MB} << 20)
+import os, sys
+held = bytearray({HOLD_MIB} * {MIB})
 for i in range(0, len(held), 4096): held[i] = 1
 child = os.fork()
 if child == 0:
-    mine = bytearray({HOLD_MB} << 20)
+    mine = bytearray({HOLD_MIB} * {MIB})
     for i in range(0, len(mine), 4096): mine[i] = 1
-    time.sleep(0.5)
+    os.write(1, b"ready\\n")
+    sys.stdin.read()  # both hold their memory until the test closes their standard input
     os._exit(0)
+sys.stdin.read()
 os.waitpid(child, 0)
 """
 
 
-def test_tree_memory_counts_forked_children():
-    result = measure.run([sys.executable, "-c", TWO_HOLDERS])
+def test_the_tree_pss_sums_both_processes_and_counts_shared_pages_once():
+    process = subprocess.Popen([sys.executable, "-c", TWO_HOLDERS], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert process.stdout.readline() == b"ready\n"
+        processes = measure.tree(process.pid)
+        total = measure.tree_pss(process.pid)
+    finally:
+        process.stdin.close()
+        process.wait()
+
+    assert len(processes) == 2 and processes[0] == process.pid
+    # The parent's block is shared with the child (half of it charged to each), the child's own
+    # is the child's alone: the sum is both blocks once, plus the two interpreters.
+    assert 2 * HOLD_MIB * MIB <= total < (2 * HOLD_MIB + INTERPRETERS_MIB) * MIB
+    assert measure.tree_pss(process.pid) == 0  # ended: nothing is left to count
+
+
+HOLD_A_MOMENT = TWO_HOLDERS.replace('os.write(1, b"ready\\n")\n    sys.stdin.read()', "import time; time.sleep(0.5)")
+
+
+def test_a_sampled_run_keeps_the_peak_of_the_sum():
+    result = measure.run([sys.executable, "-c", HOLD_A_MOMENT], memory=True)
 
     assert result.returncode == 0
-    assert 2 * HOLD_MB * 2**20 <= result.peak_rss_bytes
-    assert result.seconds > 0.5
+    assert 2 * HOLD_MIB * MIB <= result.peak_pss_bytes < (2 * HOLD_MIB + INTERPRETERS_MIB) * MIB
 
 
-def test_a_timed_run_is_not_sampled_and_knows_its_largest_process(monkeypatch):
+def test_a_timed_run_is_not_sampled(monkeypatch):
     def no_sampling(root):
         raise AssertionError("a timed run sampled memory")
 
     monkeypatch.setattr(measure, "TreeMemory", no_sampling)
-    result = measure.run([sys.executable, "-c", TWO_HOLDERS], memory=False)
+    result = measure.run([sys.executable, "-c", "import sys; sys.stderr.write('said\\n'); sys.exit(3)"])
 
-    assert result.returncode == 0
-    assert HOLD_MB * 2**20 <= result.peak_rss_bytes  # ru_maxrss: the largest single process
+    assert (result.returncode, result.peak_pss_bytes, result.stderr) == (3, 0, "said\n")
+
+
+def test_abba_runs_the_contestants_forwards_then_backwards():
+    assert run.abba(("project", "reference"), 4) == ["project", "reference", "reference", "project",
+                                                     "project", "reference", "reference", "project"]
+    assert run.abba(("project", "reference", "floor"), 3) == ["project", "reference", "floor", "floor", "reference",
+                                                              "project", "project", "reference", "floor"]
+    assert run.abba(("project", "reference"), 1) == ["project", "reference"]
+
+
+# --- the tables ----------------------------------------------------------------------------------
+
+def _measured(seconds: float, peak_mib: float = 0) -> measure.Measured:
+    return measure.Measured(seconds, seconds * 1.5, round(peak_mib * MIB), 0, "")
+
+
+def _point(reports: int, situation: str, walls: dict[str, list[float]], peaks: dict[str, float]) -> run.Point:
+    return run.Point(reports, situation, {name: [_measured(s) for s in each] for name, each in walls.items()},
+                     {name: _measured(1.0, mib) for name, mib in peaks.items()})
+
+
+def _results() -> list[run.SizeResult]:
+    small = run.SizeResult(10_000, {
+        run.NEW: _point(10_000, run.NEW, {"project": [1.2, 1.0, 1.1], "reference": [3.0, 2.9, 3.1], "floor": [0.5, 0.6, 0.4]},
+                        {"project": 100, "reference": 300}),
+        run.REBUILD: _point(10_000, run.REBUILD, {"project": [0.8, 0.7, 0.9], "reference": [4.0, 4.2, 3.8]},
+                            {"project": 120, "reference": 200}),
+    }, {"project": ("index.html", 4_000_000), "reference": ("index.html", 7_000_000)}, True)
+    large = run.SizeResult(100_000, {
+        run.NEW: _point(100_000, run.NEW, {"project": [9.2, 9.1, 9.3], "reference": [21.0, 21.5, 20.5],
+                                           "floor": [4.0, 4.1, 3.9]}, {"project": 700, "reference": 1300}),
+        run.REBUILD: _point(100_000, run.REBUILD, {"project": [6.0, 6.1, 5.9], "reference": [31.0, 30.0, 32.0]},
+                            {"project": 900, "reference": 1280}),
+    }, {"project": ("index.html", 43_000_000), "reference": ("index.html", 70_000_000)}, True)
+    return [small, large]
+
+
+def test_the_summary_table_shows_medians_peaks_and_ratios():
+    assert run.summary_table(_results()) == [
+        "| reports | situation | project wall (s) | reference wall (s) | ratio | project peak (MiB) | reference peak (MiB) | ratio |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| 10,000 | new folder | 1.10 | 3.00 | 0.37x | 100 | 300 | 0.33x |",
+        "| 10,000 | rebuild | 0.80 | 4.00 | 0.20x | 120 | 200 | 0.60x |",
+        "| 100,000 | new folder | 9.20 | 21.00 | 0.44x | 700 | 1,300 | 0.54x |",
+        "| 100,000 | rebuild | 6.00 | 31.00 | 0.19x | 900 | 1,280 | 0.70x |",
+    ]
+
+
+def test_the_cost_floor_and_run_tables():
+    results = _results()
+
+    assert run.cost_table(results) == [
+        "| situation | from | to | project (ms a report) | reference (ms a report) | ratio |",
+        "|---|---:|---:|---:|---:|---:|",
+        "| new folder | 10,000 | 100,000 | 0.090 | 0.200 | 0.45x |",
+        "| rebuild | 10,000 | 100,000 | 0.058 | 0.300 | 0.19x |",
+    ]
+    assert run.floor_table(results) == [
+        "| reports | floor wall (s) | project, new folder | reference, new folder |",
+        "|---:|---:|---:|---:|",
+        "| 10,000 | 0.50 | 2.20x | 6.00x |",
+        "| 100,000 | 4.00 | 2.30x | 5.25x |",
+    ]
+    assert run.runs_table(results)[:5] == [
+        "| reports | situation | who | each run, in order (s) | median CPU, user + system (s) |",
+        "|---:|---|---|---|---:|",
+        "| 10,000 | new folder | project | 1.20, 1.00, 1.10 | 1.65 |",
+        "| 10,000 | new folder | reference | 3.00, 2.90, 3.10 | 4.50 |",
+        "| 10,000 | new folder | floor | 0.50, 0.60, 0.40 | 0.75 |",
+    ]
+
+
+PAGE = PageFigures(loads=3, interactive_ms=2450.0, interactive_frame_ms=2600.0, dom_content_loaded_ms=2500.0,
+                   load_ms=2510.0, keystrokes=6, keystroke_median_ms=30.0, keystroke_worst_ms=48.5, sorts=0,
+                   sort_worst_ms=None)
+
+
+def test_every_target_with_its_verdict():
+    assert run.targets(_results(), PAGE, "") == [
+        ("10,000 reports, new folder: wall time at most 0.5x the reference's", "0.37x", "met"),
+        ("10,000 reports, new folder: peak memory at most 0.5x the reference's", "0.33x", "met"),
+        ("10,000 reports, rebuild: wall time at most 0.5x the reference's", "0.20x", "met"),
+        ("10,000 reports, rebuild: peak memory at most 0.5x the reference's", "0.60x", "not met"),
+        ("100,000 reports, new folder: wall time at most 0.5x the reference's", "0.44x", "met"),
+        ("100,000 reports, new folder: peak memory at most 0.5x the reference's", "0.54x", "not met"),
+        ("100,000 reports, rebuild: wall time at most 0.5x the reference's", "0.19x", "met"),
+        ("100,000 reports, rebuild: peak memory at most 0.5x the reference's", "0.70x", "not met"),
+        ("new folder, 10,000 to 100,000 reports: cost per added report at most 0.5x the reference's", "0.45x", "met"),
+        ("rebuild, 10,000 to 100,000 reports: cost per added report at most 0.5x the reference's", "0.19x", "met"),
+        ("100,000 reports, in Chromium: interactive within 1,000 ms", "2,450 ms", "not met"),
+        ("100,000 reports, in Chromium: a filter keystroke answered within 50 ms", "48.5 ms worst", "met"),
+        ("100,000 reports, in Chromium: a sort answered within 200 ms", "skipped: the page has no sort buttons yet",
+         "not measured"),
+        ("100,000 reports: no HTML file of the project's over 10,000,000 bytes", "43,000,000 bytes (`index.html`)",
+         "not met"),
+    ]
+
+
+def test_without_the_browser_its_targets_are_not_measured():
+    found = run.targets(_results(), None, "not measured (--no-browser)")
+
+    assert [row for row in found if "Chromium" in row[0]] == [
+        ("100,000 reports, in Chromium: interactive within 1,000 ms", "not measured (--no-browser)", "not measured"),
+        ("100,000 reports, in Chromium: a filter keystroke answered within 50 ms", "not measured (--no-browser)",
+         "not measured"),
+        ("100,000 reports, in Chromium: a sort answered within 200 ms", "not measured (--no-browser)", "not measured"),
+    ]
+
+
+# --- the floor -----------------------------------------------------------------------------------
+
+COPY_000001 = """{
+  "device": "cuda",
+  "fixture_count": 11,
+  "generated_at": "2026-02-02T01:07:00Z",
+  "metadata": {
+    "model_family": "PII",
+    "release_tag": "v3.0.0",
+    "reproducibility_hash": "sha256:8bd2602824a255cff306f0a60656ad184526f6e965d9df2b54e4d5c7b6723a5c",
+    "synthetic": true
+  },
+  "metrics": {
+    "exact_span_f1": {
+      "f1": 0.6793,
+      "precision": 0.8144,
+      "recall": 0.5826
+    },
+    "leakage": {
+      "leaked_chars": 195,
+      "overall": 0.0977,
+      "total_chars": 2000
+    }
+  },
+  "model_name": "OpenMed/synth-pii-000001",
+  "suite": "suite-02"
+}
+"""
+PAGE_000001 = """<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>OpenMed/synth-pii-000001</title>
+<h1>OpenMed/synth-pii-000001</h1>
+<p>suite-02 on cuda: <a href="../../../../reports/v3.0.0/suite-02/PII/000001.report.json">JSON</a></p>
+</html>
+"""
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file())
+
+
+def test_the_floor_writes_a_canonical_copy_and_a_page_per_report(tmp_path):
+    make_archive(tmp_path / "archive", 3)
+    out = tmp_path / "floor"
+
+    assert write_floor(str(tmp_path / "archive" / "reports"), str(out)) == 3
+
+    assert _files(out) == [f"{kind}/v3.0.0/suite-0{i + 1}/PII/00000{i}.report.{ext}"
+                           for kind, ext in (("report", "html"), ("reports", "json")) for i in range(3)]
+    assert (out / "reports/v3.0.0/suite-02/PII/000001.report.json").read_text(encoding="utf-8") == COPY_000001
+    assert (out / "report/v3.0.0/suite-02/PII/000001.report.html").read_text(encoding="utf-8") == PAGE_000001
+
+
+def test_the_floor_escapes_what_a_page_prints_and_keeps_text_unescaped_in_the_copy(tmp_path):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "a.json").write_text(json.dumps({"model_name": "Ünï <b>&\"", "suite": "s", "device": "cpu"}),
+                                    encoding="utf-8")
+
+    write_floor(str(reports), str(tmp_path / "floor"))
+
+    assert (tmp_path / "floor/reports/a.json").read_text(encoding="utf-8") == (
+        '{\n  "device": "cpu",\n  "model_name": "Ünï <b>&\\"",\n  "suite": "s"\n}\n')
+    page = (tmp_path / "floor/report/a.html").read_text(encoding="utf-8")
+    assert "<title>Ünï &lt;b&gt;&amp;&#34;</title>" in page
+    assert '<a href="../reports/a.json">JSON</a>' in page
+
+
+def test_the_floor_command_line_writes_only_into_a_new_folder(tmp_path):
+    make_archive(tmp_path / "archive", 3)
+    command = [sys.executable, "-m", "benchmarks.floor", str(tmp_path / "archive" / "reports"), str(tmp_path / "out")]
+
+    first = subprocess.run(command, cwd=ROOT, capture_output=True, encoding="utf-8")
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, encoding="utf-8")
+
+    assert (first.returncode, first.stdout, first.stderr) == (0, f"floor: 3 reports into {tmp_path / 'out'}\n", "")
+    assert (again.returncode, again.stdout) == (2, "")
+    assert again.stderr == f"floor: cannot make {tmp_path / 'out'}: File exists (OUT must be a new folder)\n"
+
+
+# --- a whole run, with stand-ins for the renderers -----------------------------------------------
+
+STAND_IN = """
+import os, sys
+name, log, out = sys.argv[1:]
+state = "into its previous run" if os.path.isdir(out) else "into a new folder"
+os.makedirs(out, exist_ok=True)
+for file, text in (("index.html", "<p>rows</p>\\n"), ("report/a.html", "<p>a</p>\\n"), ("leaderboard.json", "{}\\n")):
+    os.makedirs(os.path.dirname(os.path.join(out, file)), exist_ok=True)
+    with open(os.path.join(out, file), "w") as handle:
+        handle.write(text)
+with open(log, "a") as handle:
+    handle.write(f"{name} {os.path.basename(out)} {state}\\n")
+"""
+
+
+def _stand_ins(log: Path, fail: str | None = None):
+    def command(name: str):
+        def make(archive: Path, output: Path) -> list[str]:
+            if name == fail:
+                return [sys.executable, "-c", "import sys; sys.stderr.write('first\\nlast words\\n'); sys.exit(3)"]
+            return [sys.executable, "-c", STAND_IN, name, str(log), str(output)]
+        return make
+    return {**run.COMMANDS, "project": command("project"), "reference": command("reference")}
+
+
+def test_a_whole_run_alternates_rebuilds_into_the_previous_run_and_reports_every_target(tmp_path):
+    log, results, seen = tmp_path / "runs.log", tmp_path / "results.md", []
+
+    def page(site: str) -> PageFigures:
+        seen.append((site, os.path.exists(os.path.join(site, "index.html"))))
+        return PAGE
+
+    text = run.main([3, 2], runs=2, browser=True, results_file=results, work=tmp_path / "work", say=lambda line: None,
+                    command_line="invoke bench --sizes 3,2 --runs 2", commands=_stand_ins(log), measure_page=page)
+
+    new = ["project site-project-{n}-new-1 into a new folder", "reference site-reference-{n}-new-1 into a new folder",
+           "reference site-reference-{n}-new-2 into a new folder", "project site-project-{n}-new-2 into a new folder",
+           "project site-project-{n}-rebuilt into a new folder", "reference site-reference-{n}-rebuilt into a new folder"]
+    rebuild = ["project site-project-{n}-rebuilt into its previous run",
+               "reference site-reference-{n}-rebuilt into its previous run",
+               "reference site-reference-{n}-rebuilt into its previous run",
+               "project site-project-{n}-rebuilt into its previous run",
+               "project site-project-{n}-rebuilt into its previous run",
+               "reference site-reference-{n}-rebuilt into its previous run"]
+    # Sizes in order, every new-folder run before any rebuild; the floor runs between them, unlogged.
+    assert log.read_text(encoding="utf-8").splitlines() == [
+        line.format(n=n) for lines in (new, rebuild) for n in (2, 3) for line in lines]
+    assert seen == [(str(tmp_path / "work" / "site-project-3-rebuilt"), True)]
+    assert results.read_text(encoding="utf-8") == text
+    lines = text.splitlines()
+    assert lines[2] == ("Command: `invoke bench --sizes 3,2 --runs 2` (sizes 2, 3; 2 timed runs of each renderer per "
+                        "size and situation, one more sampled for memory).")
+    for heading in ("## Wall time and peak memory", "## Cost per added report", "## The floor", "## Largest HTML file",
+                    "## In Chromium, the project's page of 3 reports", "## Targets", "## Each run"):
+        assert heading in lines
+    assert [line.split(" | ")[:2] for line in lines if line.startswith(("| 2 | ", "| 3 | ")) and " | floor | " in line] == [
+        ["| 2", "new folder"], ["| 3", "new folder"]]
+    assert "| 3 | project | `index.html` | 12 |" in lines
+    assert "| 3 reports, in Chromium: a sort answered within 200 ms | skipped: the page has no sort buttons yet | not measured |" in lines
+    assert lines[-1] == "leaderboard.json of the project and of the reference: byte-identical at every size."
+    # Every run's folder is gone, the archives are kept for the next benchmark, and the removal noted.
+    assert {path.name for path in (tmp_path / "work").iterdir()} == {"archive-2", "archive-3", run.REMOVED_AT}
+
+
+def test_a_failed_render_is_one_line_and_leaves_no_run_behind(tmp_path):
+    with pytest.raises(run.BenchError) as failed:
+        run.main([2], runs=1, browser=False, results_file=None, work=tmp_path, say=lambda line: None,
+                 commands=_stand_ins(tmp_path / "runs.log", fail="reference"))
+
+    assert str(failed.value) == f"the reference run into {tmp_path / 'site-reference-2-new-1'} ended with status 3: last words"
+    assert {path.name for path in tmp_path.iterdir()} == {"archive-2", "runs.log", run.REMOVED_AT}
+
+
+def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tmp_path, monkeypatch):
+    said: list[str] = []
+    folder = run.make_archive(2, tmp_path, said.append)
+    made = (folder / "reports").stat().st_ino
+
+    assert run.make_archive(2, tmp_path, said.append) == folder and (folder / "reports").stat().st_ino == made
+    (folder / ".complete").write_text("benchmarks/make_archive.py sha256:0000 n=2\n", encoding="utf-8")
+    run.make_archive(2, tmp_path, said.append)
+
+    assert said == ["making the archive of 2 reports",
+                    "making the archive of 2 reports again: the maker or its arguments changed"]
+    assert (folder / ".complete").read_text(encoding="utf-8") == run.archive_mark(2)
+    assert (tmp_path / run.REMOVED_AT).exists()  # the old archive's removal counts for settle()
+
+
+def test_bench_refuses_a_bad_size_in_one_line():
+    result = run_invoke("bench", "--sizes", "10,ten")
+
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "bench: --sizes must be comma-separated whole numbers of at least 1, not '10,ten'\n"
 
 
 def test_absent_letter_is_one_no_row_holds():
@@ -51,29 +366,8 @@ def test_absent_letter_is_one_no_row_holds():
     assert absent_letter(json.dumps(document).encode()) == "j"
 
 
-@pytest.mark.oracle
-@pytest.mark.browser
-def test_bench_runs_end_to_end_at_twenty_reports(tmp_path, capsys):
-    from benchmarks.run import main
-
-    results = tmp_path / "results.md"
-    text = main([20], runs=1, browser=True, results_file=results, work=tmp_path, command_line="invoke bench --sizes 20")
-
-    assert results.read_text(encoding="utf-8") == text
-    assert text in capsys.readouterr().out
-    assert "Command: `invoke bench --sizes 20`" in text
-    lines = text.splitlines()
-    assert sum(line.startswith("| 20 | project | ") for line in lines) == 2  # wall table and index.html table
-    assert sum(line.startswith("| 20 | reference | ") for line in lines) == 2
-    assert "| leaderboard.json byte-identical to the reference's | every size | met |" in lines
-    assert any(line.startswith("| interactive (tabs shown, handlers attached) | ") for line in lines)
-    assert any(line.startswith("| filter keystroke until #filter-status changes | ") for line in lines)
-
-
-def test_settle_removes_leftover_sites_and_waits_out_the_minute(tmp_path):
-    from benchmarks import run
-
-    leftover = run.site(tmp_path, "project", 20, 2)
+def test_settle_removes_leftover_runs_and_waits_out_the_minutes(tmp_path):
+    leftover = run.site(tmp_path, "project", 20, "new-2")
     (leftover / "report").mkdir(parents=True)
     (leftover / "report" / "a.html").write_text("x", encoding="utf-8")
     (tmp_path / "archive-20").mkdir()
@@ -87,8 +381,6 @@ def test_settle_removes_leftover_sites_and_waits_out_the_minute(tmp_path):
 
 
 def test_settle_does_not_wait_when_nothing_was_removed_lately(tmp_path):
-    from benchmarks import run
-
     (tmp_path / run.REMOVED_AT).write_text("0\n", encoding="utf-8")
     waits: list[float] = []
 
