@@ -1,6 +1,7 @@
-"""The family tables' columns, declared once: the index template's header and cells, the page's
-embedded data, the script (which column the filter reads, how a column sorts) and the style (each
-cell's class is ``c-`` and its key) all derive from this table."""
+"""The family tables' columns, declared once: the tables' header and cells (on the index and on the
+family pages), the page's data file, the script (which column the filter reads, which ones sort)
+and the style (each column's track and its cells' look, found by position) all derive from this
+table."""
 
 from __future__ import annotations
 
@@ -11,35 +12,48 @@ from .fill import FIELDS
 
 @dataclass(frozen=True)
 class Column:
-    key: str  # a field of the published row, or "rank" (the row's rank in its suite)
+    key: str  # a field of the published row or of the page's data, "rank" (the row's rank in its suite) or "select"
     label: str  # the header's text
-    kind: str  # how a cell is written: rank, model, text, date, percent, hash, copy
+    kind: str  # how a cell is written: select, rank, model, text, date, percent, count, size, hash, copy
     searched: bool = False  # the filter matches its text
+    sortable: bool = True  # its header is a button that sorts the table by it (every column of data)
+    width: float | None = None  # its track in the row grid, in rem; None: what is left (the model's)
 
     @property
     def index(self) -> int:
-        """The field's position in a row (rows are tuples), or -1 for the rank."""
+        """The field's position in a row (rows are tuples), or -1 for a column the row does not hold."""
         return FIELDS.index(self.key) if self.key in FIELDS else -1
 
 
 COLUMNS: tuple[Column, ...] = (
-    Column("rank", "Rank", "rank"),
+    # A checkbox that picks the row for comparing; shown only where the script runs.
+    Column("select", "Compare", "select", sortable=False, width=2.25),
+    Column("rank", "Rank", "rank", width=3.5),
+    # The frontier mark (a row of its suite's Pareto frontier) is shown in this cell.
     Column("model_name", "Model", "model", searched=True),
-    Column("device", "Device", "text", searched=True),
-    Column("leakage", "Leakage %", "percent"),
-    Column("recall", "Recall %", "percent"),
-    Column("f1", "F1 %", "percent"),
-    Column("release_tag", "Release", "text", searched=True),
-    Column("run_date", "Run date", "date", searched=True),
-    Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True),
-    Column("report_url", "Copy", "copy"),
+    Column("device", "Device", "text", searched=True, width=6),
+    Column("leakage", "Leakage %", "percent", width=5),
+    Column("recall", "Recall %", "percent", width=5),
+    Column("f1", "F1 %", "percent", width=5),
+    # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
+    Column("fixture_count", "Fixtures", "count", width=5),
+    # The manifest's param_count, written short (44M, 2.3B); empty when the manifest has none.
+    Column("param_count", "Size", "size", width=4.5),
+    Column("release_tag", "Release", "text", searched=True, width=6),
+    Column("run_date", "Run date", "date", searched=True, width=6.5),
+    # 64 hex digits wrap onto two lines.
+    Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True, width=17.5),
+    Column("report_url", "Copy", "copy", sortable=False, width=4.5),
 )
+# The model column takes what is left of a table at least this much wider than the other columns:
+# with them, every column fits an 82rem page.
+MODEL_MIN_WIDTH = 11
 # Right-aligned, tabular figures.
-NUMERIC_KINDS = frozenset({"rank", "percent"})
+NUMERIC_KINDS = frozenset({"rank", "percent", "count", "size"})
 # The family is each table's heading, not a column, but the filter matches it too.
 SEARCHED_FIELDS: tuple[str, ...] = tuple(column.key for column in COLUMNS if column.searched) + ("model_family",)
-# Fields the page's embedded data carries, one list of values each in ranking order: every published
-# field but report_url, which is "reports/" and the URL-quoted report_path, and the hash, which the
-# script reads from its cell, where the row shows it in full (one copy of 64 random hex digits a row
-# is what the page can afford).
-EMBEDDED_FIELDS: tuple[str, ...] = tuple(sorted(set(FIELDS) - {"report_url", "reproducibility_hash"}))
+# Published fields the page's data file carries, one list of values each in ranking order: every one
+# but report_url, which is "reports/" and the URL-quoted report_path. The data lives in its own file,
+# not in the page, so it holds the hash too: rows a long table leaves to its other pages are rendered
+# and searched from it.
+EMBEDDED_FIELDS: tuple[str, ...] = tuple(sorted(set(FIELDS) - {"report_url"}))

@@ -2,10 +2,12 @@
 in ``generate_output``.
 
 ``generate_context`` reads and decides: it checks that the output may be written, reads the archive
-(``pipeline``) and publishes one immutable ``Leaderboard`` in the context; it writes nothing and
-leaves nothing running. ``generate_output`` writes every file through ``SiteWriter``: the index,
-leaderboard.json and the schemas here, the report copies and pages in worker processes, each page
-rendered with the context as it is then (other plugins may have added to it); then it announces
+(``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
+what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
+running. ``generate_output`` writes every file through ``SiteWriter``: leaderboard.json and the
+schemas here; in worker processes the index, the pages of long families, the compare page, the
+page's data file, each suite's metrics for comparing, the CSV downloads, and the report copies and
+pages, each page rendered with the context as it is then (other plugins may have added to it); then it announces
 every file with ``content_written``, removes what an earlier render in the same folder wrote and
 this one did not, and writes the render's marker last."""
 
@@ -24,21 +26,24 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
-from .columns import COLUMNS, NUMERIC_KINDS
+from .columns import COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
-from .publish import embedded, leaderboard_json
+from .downloads import csv_pieces, suite_csv_path
+from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, options
-from .view import ReportPage, percent, report_details, site_nav
+from .view import BoardView, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
 REPORT_PAGES = "report/"
 REPORT_COPIES = "reports/"
+DATA_SCRIPT = "leaderboard-data.js"
+COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/")
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA)
 
 
 @dataclass(frozen=True)
@@ -67,8 +72,10 @@ def report_page_url(report_path: str) -> str:
 
 
 class LeaderboardGenerator(Generator):
-    """Publishes the archive: ``index.html``, ``leaderboard.json``, ``reports/``, ``schemas/`` and
-    a page per report under ``report/``."""
+    """Publishes the archive: ``index.html`` (and ``suite/``, the further pages of long families),
+    ``leaderboard.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per suite), the page's data
+    file ``leaderboard-data.js``, ``compare.html`` and ``compare-data/``, ``reports/``,
+    ``schemas/`` and a page per report under ``report/``."""
 
     def generate_context(self) -> None:
         self.options: Options = options(self.settings)
@@ -83,8 +90,13 @@ class LeaderboardGenerator(Generator):
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
+        self.view: BoardView = board_view(self.leaderboard, self.options.thin_evidence, self.options.page_rows,
+                                          self.options.chart_marks)
+        self.context["leaderboard_view"] = self.view
+        self.context["suite_csv_path"] = suite_csv_path
         self.context["leaderboard_columns"] = COLUMNS
         self.context["numeric_kinds"] = NUMERIC_KINDS
+        self.context["model_min_width"] = MODEL_MIN_WIDTH
         self.context["report_page_url"] = report_page_url
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
@@ -96,9 +108,15 @@ class LeaderboardGenerator(Generator):
         # The other generators have read the Markdown pages by now, and other plugins may have added
         # to the context since generate_context: pages are rendered with the context as it is now.
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
-        job = _PageJob(board, self.get_template("report"), self.get_template("leaderboard"),
+        job = _PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
+                       self.get_template("family_page"), self.get_template("compare"),
                        self.env.get_template("columns.css"), dict(self.context), self.settings["RELATIVE_URLS"], site)
-        tasks: list[Any] = ["index"] + workers.chunks(range(len(board.rows)), self.options.workers)
+        # The heaviest first (the index), so that no worker starts it last.
+        tasks: list[Any] = ["index"]
+        tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f, family in enumerate(suite.families)
+                  if len(family.rows) > self.view.page_rows]
+        tasks += ["data", "downloads"] + [("compare", s) for s in range(len(board.suites))]
+        tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
@@ -118,8 +136,11 @@ class _PageJob:
     the site's context."""
 
     board: Leaderboard
+    view: BoardView
     report_template: Any
     index_template: Any
+    family_template: Any
+    compare_template: Any
     columns_template: Any
     context: dict[str, Any]
     relative_urls: bool
@@ -127,13 +148,47 @@ class _PageJob:
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
-    """Write one part of the site: ``"index"``, or the copies and pages of a range of rows."""
+    """Write one part of the site: ``"index"``; ``("pages", suite, family)``, a long family's pages
+    after the first; ``"data"``, the page's data file and the compare page; ``"downloads"``, the
+    CSV files; ``("compare", suite)``, a suite's metrics; or the copies and pages of a range of rows."""
+    board, view = job.board, job.view
     if task == "index":
-        board = job.board
-        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board,
-                        embedded_json=embedded(board.rows, board.suites)),
+        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view),
                 _render(job, job.columns_template, "theme/columns.css")]
+    if task == "data":
+        return [job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+                _render(job, job.compare_template, "compare.html", page_name="compare")]
+    if task == "downloads":
+        written = [job.site.write_pieces("leaderboard.csv", csv_pieces(board.rows))]
+        for suite in board.suites:
+            indices = sorted(index for family in suite.families for index in family.rows)
+            written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(board.rows[i] for i in indices)))
+        return written
+    if isinstance(task, tuple) and task[0] == "pages":
+        return _write_family_pages(job, *task[1:])
+    if isinstance(task, tuple) and task[0] == "compare":
+        suite = board.suites[task[1]]
+        indices = sorted(index for family in suite.families for index in family.rows)
+        with room_for_nesting():
+            metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
+        return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
     return _write_reports(job, task)
+
+
+def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) -> list[str]:
+    """Pages 2 and on of a family longer than a page: each the family's table for its slice of rows."""
+    board, view = job.board, job.view
+    suite = board.suites[suite_number]
+    family = suite.families[family_number]
+    rows = view.page_rows
+    written = []
+    first = pager(suite.anchor, family_number + 1, 1, len(family.rows), rows)
+    for number in range(2, first.count + 1):
+        written.append(_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, number),
+                               leaderboard=board, view=view, suite=suite, family=family,
+                               pages=pager(suite.anchor, family_number + 1, number, len(family.rows), rows),
+                               shown=family.rows[(number - 1) * rows:number * rows]))
+    return written
 
 
 def _render(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
@@ -162,7 +217,8 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             suite = board.suites[board.standing.suite_of[index]]
             details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
-                                     hashlib.sha256(copy).hexdigest())
+                                     hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
+                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
             save_as = report_page_path(row.report_path)
             page = ReportPage(row.model_name, report_page_url(row.report_path), save_as)
             template = job.report_template

@@ -1,15 +1,21 @@
-"""Publish: the site's data files as bytes (leaderboard.json, the report copies, the page's embedded
-data), made from the ranked rows. Nothing here writes a file."""
+"""Publish: the site's data files as bytes (leaderboard.json, the report copies, the page's data
+file leaderboard-data.js and each suite's metrics for comparing, compare-data/<anchor>.js), made
+from the ranked rows. Nothing here writes a file."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+import math
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
 from .columns import COLUMNS, EMBEDDED_FIELDS
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
+from .view import leaves_of, shown
+
+if TYPE_CHECKING:
+    from .view import BoardView
 
 SCHEMA_VERSION = 1
 
@@ -79,20 +85,68 @@ def report_copy(payload: Any) -> bytes:
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> str:
-    """The leaderboard for the page's ``<script type="application/json">``, compact and column-major:
-    ``fields`` maps each of ``EMBEDDED_FIELDS`` to its values in ranking order (row ``i`` is
-    ``fields[name][i]``); ``columns`` is the table's columns (key, kind, searched) in the order of
-    the cells; ``suites`` names the suites and their families in the order of the page's tabs and
-    tables. Escaped so that no report text can close the element or open a comment: ``<``, ``>``,
-    ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON reads back unchanged."""
+def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView | None" = None) -> str:
+    """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
+    ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when
+    unknown), ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's
+    Pareto frontier, else 0)) to its values in ranking order (row ``i`` is ``fields[name][i]``);
+    ``columns`` is the table's columns (key, kind, searched, sortable) in the order of the cells;
+    ``suites`` names the suites, their anchors (the panels' ids and the compare-data files' names)
+    and their families in the order of the page's tabs and tables; ``thin_evidence`` and
+    ``page_rows`` are the build's settings. Escaped so that no report text can close a script
+    element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which
+    JSON and JavaScript read back unchanged."""
     index = {name: position for position, name in enumerate(FIELDS)}
-    data = {
-        "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched} for column in COLUMNS],
-        "fields": {name: [row[index[name]] for row in rows] for name in EMBEDDED_FIELDS},
+    fields: dict[str, Any] = {name: [row[index[name]] for row in rows] for name in EMBEDDED_FIELDS}
+    data: dict[str, Any] = {
+        "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
+                    for column in COLUMNS],
+        "fields": fields,
         "row_count": len(rows),
         "schema_version": SCHEMA_VERSION,
         "sort": list(SORT),
-        "suites": [{"families": [family.name for family in suite.families], "name": suite.name} for suite in suites],
+        "suites": [{"anchor": suite.anchor, "families": [family.name for family in suite.families], "name": suite.name}
+                   for suite in suites],
     }
+    if view is not None:
+        fields.update(fixture_count=list(view.fixture_count), param_count=list(view.param_count),
+                      size=list(view.size), frontier=list(view.frontier))
+        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows)
+    return _script_json(data)
+
+
+def _script_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).translate(_SCRIPT_SAFE)
+
+
+def data_script(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView") -> bytes:
+    """leaderboard-data.js: ``window.leaderboardData = <embedded>;``, a same-origin script that the
+    index and the compare page load before their own (it works from disk and under
+    ``default-src 'self'``, which a fetched JSON file would not from disk)."""
+    return ("window.leaderboardData = " + embedded(rows, suites, view) + ";\n").encode("utf-8")
+
+
+def metric_value(value: Any) -> Any:
+    """A metric leaf as compare shows it: a finite number stays a number, null stays null, anything
+    else (text, true, a list, NaN) is its text as a report page shows it."""
+    if value is None or (type(value) in (int, float) and math.isfinite(value)):
+        return value
+    return shown(value)
+
+
+def metric_leaves(metrics: Any) -> dict[str, Any]:
+    """Every leaf of a report's ``metrics``, by its keys joined with dots (as a report page lists
+    them), each a ``metric_value``."""
+    return {key: metric_value(value) for key, value in leaves_of(metrics)}
+
+
+def metrics_script(suite: Suite, reports: Iterable[tuple[int, dict[str, Any]]]) -> bytes:
+    """compare-data/<anchor>.js of a suite, given each of its rows' index and metric leaves:
+    ``window.leaderboardMetrics["<suite>"] = {keys: [every dotted key, sorted], rows: {"<row index>":
+    [its value at each key, or null where its report has none]}}``, added to what other suites'
+    files put there. Escaped like the page's data."""
+    reports = list(reports)
+    keys = sorted({key for _, leaves in reports for key in leaves})
+    rows = {str(index): [leaves.get(key) for key in keys] for index, leaves in reports}
+    return ("window.leaderboardMetrics = window.leaderboardMetrics || {};\nwindow.leaderboardMetrics["
+            + _script_json(suite.name) + "] = " + _script_json({"keys": keys, "rows": rows}) + ";\n").encode("utf-8")

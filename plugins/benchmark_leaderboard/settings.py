@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from .problems import BuildFailed
 from .signature import DEFAULT_IDENTITY, DEFAULT_KEY
 
 DEFAULTS: dict[str, Any] = {
@@ -30,7 +31,15 @@ DEFAULTS: dict[str, Any] = {
     "LEADERBOARD_PREVIOUS_RENDER": None,
     # Rows whose report has fewer fixtures than this are marked as thin evidence.
     "LEADERBOARD_THIN_EVIDENCE": 10,
+    # A family table shows this many rows on the index; the rest are on static pages of as many
+    # rows each (suite/<anchor>/<family>/<page>.html), so no page grows with the archive.
+    "LEADERBOARD_PAGE_ROWS": 500,
+    # A suite's chart draws one mark a row up to this many rows; above, its frontier over a grid of
+    # cells shaded by how many rows each holds.
+    "LEADERBOARD_CHART_MARKS": 2000,
 }
+# The least value each whole-number setting may take.
+_LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_CHART_MARKS": 0}
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,8 @@ class Options:
     workers: int
     previous_render: str | None
     thin_evidence: int
+    page_rows: int
+    chart_marks: int
 
 
 def options(settings: dict[str, Any]) -> Options:
@@ -63,5 +74,15 @@ def options(settings: dict[str, Any]) -> Options:
         manifest_key=value["LEADERBOARD_MANIFEST_KEY"],
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
-        thin_evidence=int(value["LEADERBOARD_THIN_EVIDENCE"]),
+        thin_evidence=_whole(value, "LEADERBOARD_THIN_EVIDENCE"),
+        page_rows=_whole(value, "LEADERBOARD_PAGE_ROWS"),
+        chart_marks=_whole(value, "LEADERBOARD_CHART_MARKS"),
     )
+
+
+def _whole(value: dict[str, Any], key: str) -> int:
+    """A whole-number setting, at least its ``_LEAST``; anything else stops the build with one line."""
+    given = value[key]
+    if isinstance(given, bool) or not isinstance(given, int) or given < _LEAST[key]:
+        raise BuildFailed(f"the setting {key} must be a whole number of at least {_LEAST[key]}, not {given!r}")
+    return given

@@ -1,17 +1,25 @@
 """What the templates look up: a report page's details (its ranks, every metric and metadata value,
-where each field came from), the site's navigation, and how a fraction is written as a percentage.
-Values are worked out here, ready to print, so that templates only look them up."""
+where each field came from, the model's attributes from the manifest), the index's extras (each
+row's fixtures, size and frontier mark, the suites' charts, the family pages, the releases the
+archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
+worked out here, ready to print, so that templates only look them up."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from functools import lru_cache
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import TYPE_CHECKING, Any
 
 from .canonical import scalar_text
+from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+
+if TYPE_CHECKING:
+    from .pipeline import Leaderboard
 
 HUNDREDTH = Decimal("0.01")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
@@ -31,18 +39,23 @@ def percent(fraction: float) -> str:
 def leaves(value: Any) -> list[tuple[str, str]]:
     """Every leaf of ``value``, sorted, as its nested keys joined by dots and its value ``shown``;
     lists, scalars and empty objects are leaves."""
-    found: list[tuple[str, str]] = []
+    return sorted((key, shown(leaf)) for key, leaf in leaves_of(value))
+
+
+def leaves_of(value: Any) -> list[tuple[str, Any]]:
+    """Every leaf of ``value`` as it is, sorted by its nested keys joined by dots."""
+    found: list[tuple[str, Any]] = []
     _add_leaves(value, "", found)
-    found.sort()
+    found.sort(key=lambda item: item[0])
     return found
 
 
-def _add_leaves(value: Any, prefix: str, found: list[tuple[str, str]]) -> None:
+def _add_leaves(value: Any, prefix: str, found: list[tuple[str, Any]]) -> None:
     if isinstance(value, dict) and value:
         for key, item in value.items():
             _add_leaves(item, f"{prefix}.{key}" if prefix else str(key), found)
     else:
-        found.append((prefix, shown(value)))
+        found.append((prefix, value))
 
 
 def shown(value: Any) -> str:
@@ -91,6 +104,10 @@ class ReportDetails:
     row_count: int
     suite_anchor: str
     fixture_count: Any
+    thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
+    thin: bool
+    frontier: bool  # the row is on its suite's Pareto frontier
+    attributes: list[tuple[str, str, str]]  # the model's attributes in the manifest: (label, key, value)
     metrics: list[tuple[str, str]]
     metadata: list[tuple[str, str]]
     report_fields: list[tuple[str, str]]
@@ -102,8 +119,10 @@ _PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
-                   row_count: int, suite_anchor: str, sha256: str) -> ReportDetails:
-    """Everything a report page shows about one row, where it stands, and its copy's digest."""
+                   row_count: int, suite_anchor: str, sha256: str, *, manifest_row: dict[str, Any] | None,
+                   thin_evidence: int, on_frontier: bool) -> ReportDetails:
+    """Everything a report page shows about one row, where it stands, the model's attributes in its
+    manifest row (none without one), and its copy's digest."""
     row = filled.row
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
@@ -120,6 +139,10 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         row_count=row_count,
         suite_anchor=suite_anchor,
         fixture_count=filled.fixture_count,
+        thin_evidence=thin_evidence,
+        thin=filled.fixture_count < thin_evidence,
+        frontier=on_frontier,
+        attributes=model_attributes(manifest_row),
         metrics=leaves(metrics),
         metadata=leaves(metadata),
         report_fields=leaves(others),
@@ -144,3 +167,153 @@ def site_nav(pages: list[Any]) -> list[NavLink]:
         return value.lower() if isinstance(value, str) else value
 
     return [NavLink(page.url, getattr(page, "navtitle", page.title), page) for page in sorted(pages, key=order)]
+
+
+# The model attributes a report page shows when its manifest row has them, in this order.
+ATTRIBUTES = (("param_count", "Parameters"), ("license", "License"), ("base_model", "Base model"),
+              ("task", "Task"), ("released", "Released"))
+_UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
+# The lede lists the release tags the archive covers up to this many; beyond, the first and last.
+LEDE_TAGS = 12
+
+
+def param_count(manifest_row: dict[str, Any] | None) -> int | float | None:
+    """The manifest row's ``param_count`` when it is a positive finite number, else None (unknown)."""
+    value = manifest_row.get("param_count") if manifest_row else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def size_text(count: int | float | None) -> str:
+    """A parameter count, short: three significant digits at most and K, M, B or T (44000000 ->
+    "44M", 2300000000 -> "2.3B", 850 -> "850"); "" for None."""
+    if count is None:
+        return ""
+    value = Decimal(count) if isinstance(count, int) else Decimal(repr(count))
+    divisor, letter = next(((unit, name) for unit, name in _UNITS if value >= unit), (1, ""))
+    while True:
+        shown = _three_digits(value / divisor)
+        if shown < 1000 or divisor == _UNITS[0][0]:
+            break
+        divisor, letter = next((unit, name) for unit, name in reversed(_UNITS) if unit > divisor)
+    return f"{shown.normalize():f}" + letter
+
+
+def _three_digits(value: Decimal) -> Decimal:
+    digits = len(str(int(value))) if value >= 1 else 1
+    return value.quantize(Decimal(1).scaleb(-max(0, 3 - digits)), rounding=ROUND_HALF_EVEN)
+
+
+def model_attributes(manifest_row: dict[str, Any] | None) -> list[tuple[str, str, str]]:
+    """The ``ATTRIBUTES`` a manifest row has, as (label, key, text); null and empty values are left
+    out, and so is a ``param_count`` that is not a positive number."""
+    found: list[tuple[str, str, str]] = []
+    if not manifest_row:
+        return found
+    for key, label in ATTRIBUTES:
+        value = manifest_row.get(key)
+        if key == "param_count":
+            count = param_count(manifest_row)
+            if count is not None:
+                exact = f"{count:,}" if isinstance(count, int) else shown(count)
+                found.append((label, key, f"{size_text(count)} ({exact})"))
+            continue
+        text = value.strip() if isinstance(value, str) else None if value is None else shown(value)
+        if text:
+            found.append((label, key, text))
+    return found
+
+
+def version_key(tag: str) -> tuple[Any, ...]:
+    """Release tags in version order: runs of digits compare as numbers (v3.10.0 after v3.9.0),
+    the rest ignoring case; equal keys fall back to the tag itself."""
+    parts = re.split(r"(\d+)", tag.casefold())
+    return tuple(int(part) if number % 2 else part for number, part in enumerate(parts)) + (tag,)
+
+
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """One page of a family's rows: page 1 is on the index, the others under ``suite/``."""
+
+    number: int
+    count: int
+    first: int  # the family's row number (1-based) of the page's first row
+    last: int
+    total: int
+    links: tuple[tuple[int, str], ...]  # every page, (number, its URL within the site)
+
+    @property
+    def previous(self) -> str | None:
+        return self.links[self.number - 2][1] if self.number > 1 else None
+
+    @property
+    def next(self) -> str | None:
+        return self.links[self.number][1] if self.number < self.count else None
+
+
+def family_page_path(anchor: str, family_number: int, page: int) -> str:
+    """Where page ``page`` (2 or more) of a suite's family ``family_number`` (1-based) is written."""
+    return f"suite/{anchor}/{family_number}/{page}.html"
+
+
+def page_url(anchor: str, family_number: int, page: int) -> str:
+    """The URL within the site of a family's page: its suite's panel on the index for page 1."""
+    return "index.html#" + anchor if page == 1 else family_page_path(anchor, family_number, page)
+
+
+def pager(anchor: str, family_number: int, page: int, total: int, page_rows: int) -> Pager:
+    count = max(1, -(-total // page_rows))
+    links = tuple((number, page_url(anchor, family_number, number)) for number in range(1, count + 1))
+    return Pager(page, count, (page - 1) * page_rows + 1, min(total, page * page_rows), total, links)
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the index, the family pages and the page's data show beyond the published rows, by the
+    row's index in the global ranking where it is a row's, worked out once per build."""
+
+    fixture_count: tuple[int, ...]
+    param_count: tuple[int | float | None, ...]  # from the manifest; None when unknown
+    size: tuple[str, ...]  # param_count written short, "" when unknown
+    frontier: tuple[int, ...]  # 1 when the row is on its suite's Pareto frontier, else 0
+    thin_evidence: int
+    page_rows: int  # a family table's rows a page
+    chart_marks: int  # a chart marks each row up to this many rows
+    charts: tuple[Chart, ...]  # by suite
+    release_tags: tuple[str, ...]  # every release tag of the rows, in version order
+    latest_run: str  # the largest run_date
+
+    @property
+    def tags_listed(self) -> bool:
+        return len(self.release_tags) <= LEDE_TAGS
+
+    def pages(self, suite: Any, family_number: int, page: int = 1) -> Pager:
+        """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
+        family = suite.families[family_number - 1]
+        return pager(suite.anchor, family_number, page, len(family.rows), self.page_rows)
+
+
+def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int) -> BoardView:
+    rows = board.rows
+    counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
+    frontier = [0] * len(rows)
+    charts = []
+    for suite in board.suites:
+        indices = sorted(index for family in suite.families for index in family.rows)
+        chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks)
+        for index in chart.frontier:
+            frontier[index] = 1
+        charts.append(chart)
+    return BoardView(
+        fixture_count=tuple(filled.fixture_count for filled in board.ranked),
+        param_count=counts,
+        size=tuple(size_text(count) for count in counts),
+        frontier=tuple(frontier),
+        thin_evidence=thin_evidence,
+        page_rows=page_rows,
+        chart_marks=chart_marks,
+        charts=tuple(charts),
+        release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_key)),
+        latest_run=max(row.run_date for row in rows),
+    )
