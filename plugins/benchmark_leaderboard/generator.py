@@ -31,7 +31,7 @@ from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
-from .settings import Options, options
+from .settings import Options, checked, options
 from .view import BoardView, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav
 from .writer import SiteWriter
 
@@ -78,7 +78,7 @@ class LeaderboardGenerator(Generator):
     ``schemas/`` and a page per report under ``report/``."""
 
     def generate_context(self) -> None:
-        self.options: Options = options(self.settings)
+        self.options: Options = checked(options(self.settings))
         protected = output.protected_folders({**self.settings, "LEADERBOARD_REPORTS_DIR": self.options.reports_dir,
                                               "LEADERBOARD_MANIFEST": self.options.manifest})
         problem = output.output_problem(self.output_path, protected)

@@ -74,15 +74,19 @@ def options(settings: dict[str, Any]) -> Options:
         manifest_key=value["LEADERBOARD_MANIFEST_KEY"],
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
-        thin_evidence=_whole(value, "LEADERBOARD_THIN_EVIDENCE"),
-        page_rows=_whole(value, "LEADERBOARD_PAGE_ROWS"),
-        chart_marks=_whole(value, "LEADERBOARD_CHART_MARKS"),
+        thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],
+        page_rows=value["LEADERBOARD_PAGE_ROWS"],
+        chart_marks=value["LEADERBOARD_CHART_MARKS"],
     )
 
 
-def _whole(value: dict[str, Any], key: str) -> int:
-    """A whole-number setting, at least its ``_LEAST``; anything else stops the build with one line."""
-    given = value[key]
-    if isinstance(given, bool) or not isinstance(given, int) or given < _LEAST[key]:
-        raise BuildFailed(f"the setting {key} must be a whole number of at least {_LEAST[key]}, not {given!r}")
-    return given
+def checked(resolved: Options) -> Options:
+    """``resolved``, once its whole-number settings are each a whole number of at least their
+    ``_LEAST``; otherwise ``BuildFailed``, one line naming the setting. (Reading the options never
+    fails: the build runner reads them too, to know which folders the build reads.)"""
+    for key, field in (("LEADERBOARD_THIN_EVIDENCE", "thin_evidence"), ("LEADERBOARD_PAGE_ROWS", "page_rows"),
+                       ("LEADERBOARD_CHART_MARKS", "chart_marks")):
+        given = getattr(resolved, field)
+        if isinstance(given, bool) or not isinstance(given, int) or given < _LEAST[key]:
+            raise BuildFailed(f"the setting {key} must be a whole number of at least {_LEAST[key]}, not {given!r}")
+    return resolved
