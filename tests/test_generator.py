@@ -104,9 +104,9 @@ def test_one_process_and_several_write_the_same_bytes_at_3000_reports(tmp_path):
     make_archive(tmp_path / "archive", 3000)
     reports, manifest = tmp_path / "archive" / "reports", tmp_path / "archive" / "models.jsonl"
     trees = []
-    for workers in (1, 2, 3):
+    for workers in (1, 2):
         output = tmp_path / f"out-{workers}"
         run_pelican(settings_for(output, reports, LEADERBOARD_MANIFEST=str(manifest), LEADERBOARD_WORKERS=workers))
         trees.append(tree_digest(output))
-    assert trees[0] == trees[1] == trees[2]
+    assert trees[0] == trees[1]
     assert sum(path.startswith("report/") for path in trees[0]) == 3000

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from functools import lru_cache
 import re
 from datetime import datetime
@@ -178,8 +179,16 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
     fields["report_path"] = file
     fields["report_url"] = "reports/" + quote(file)
     sources["report_path"] = sources["report_url"] = ARCHIVE
+    # Values that many rows share are kept once (and so pickled once a chunk, and held once).
+    for name in _SHARED_VALUES:
+        fields[name] = sys.intern(fields[name])
     row = Row(**fields)
-    return Filled(row, tuple(sources[name] for name in FIELDS), payload.get("fixture_count"), copy), problems
+    where = tuple(sources[name] for name in FIELDS)
+    return Filled(row, _SOURCES.setdefault(where, where), payload.get("fixture_count"), copy), problems
+
+
+_SHARED_VALUES = ("suite", "model_family", "device", "release_tag", "run_date")
+_SOURCES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 _IDENTITY = tuple((field, pointer(field)) for field in ("suite", "model_name", "device"))

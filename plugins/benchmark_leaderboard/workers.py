@@ -61,8 +61,10 @@ def _call(job: tuple[Callable[[Any, T], R], T]) -> R:
 
 
 def _started(parent: int) -> None:
-    """In each worker: Ctrl-C is the build's to answer, and the worker ends when its parent does."""
+    """In each worker: Ctrl-C is the build's to answer, SIGTERM (how a pool stops its workers) ends
+    it at once whatever handler the build installed, and it ends when its parent does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):  # not Linux: the pool's own shutdown still ends the workers
