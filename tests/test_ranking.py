@@ -155,3 +155,29 @@ def test_the_bundled_archive_ranks_as_pinned():
         ("golden", ["PII"]),
         ("radiology", ["NER", "PII", "ZeroShot"]),
     ]
+
+
+def test_suite_anchors_are_unique_even_when_a_suffix_meets_another_suite_s_slug():
+    from benchmark_leaderboard.rank import suite_anchors
+
+    assert suite_anchors(["!x 3", "x", "X"]) == ["suite-x-3", "suite-x", "suite-x-2"]
+    assert suite_anchors(["x", "X", "x-2", "x 2"]) == ["suite-x", "suite-x-2", "suite-x-2-2", "suite-x-2-3"]
+    assert suite_anchors(["日本", "…"]) == ["suite-x", "suite-x-2"]
+
+
+def test_each_suite_s_panel_and_report_back_link_use_its_own_anchor(archive, tmp_path):
+    import re
+
+    from conftest import SETTINGS
+    from leaderboard_tools.runner import build as render
+
+    reports = archive({"a.report.json": report(suite="!x 3"), "b.report.json": report(suite="x"),
+                       "c.report.json": report(suite="X")})
+    render(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), release_tag="v1.0.0", progress=lambda _: None)
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    panels = re.findall(r'<section class="panel" id="([^"]+)"[^>]*>\s*<h2 class="suite-name" id="[^"]+">([^<]+?) <', html)
+    assert len({anchor for anchor, _ in panels}) == 3
+    anchor_of = {name: anchor for anchor, name in panels}
+    for path, suite in (("a", "!x 3"), ("b", "x"), ("c", "X")):
+        page = (tmp_path / "site" / "report" / f"{path}.report.html").read_text(encoding="utf-8")
+        assert f'index.html#{anchor_of[suite]}"' in page
