@@ -55,3 +55,67 @@ class Watched:
         assert self.dialogs == []
         assert self.violations() == []
         assert [url for url in self.requests if not url.startswith(allowed_prefix)] == []
+
+
+# What axe checks: every WCAG 2.1 A and AA rule.
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
+
+
+def build_site(output: Path, reports: Path | None = None, manifest: Path | None = None, release_tag: str = "v3.1.0",
+               **settings) -> Path:
+    """Render a site into ``output`` (the bundled archive unless ``reports`` is given), with Pelican
+    ``settings`` such as ``LEADERBOARD_PAGE_ROWS`` on top of the project's; returns ``output``."""
+    from conftest import SETTINGS
+    from leaderboard_tools.runner import build
+
+    build(SETTINGS, str(output), reports_dir=str(reports) if reports else None,
+          manifest=str(manifest) if manifest else None, release_tag=release_tag, extra=settings,
+          progress=lambda message: None)
+    return output
+
+
+def write_manifest(path: Path, rows: list[dict]) -> Path:
+    """A models.jsonl of ``rows``, one JSON object a line."""
+    import json
+
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def launch(playwright_api):
+    """A context manager yielding Debian's Chromium, launched through Playwright."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def launched():
+        with playwright_api.sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+
+    return launched()
+
+
+class Pages:
+    """Opens watched pages in fresh browser contexts (``open(url, **context_options)``) and closes
+    them all at the end."""
+
+    def __init__(self, browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list = []
+
+    def open(self, path: str, **options) -> Watched:
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(5000)
+        self.contexts.append(context)
+        watched = Watched(context.new_page())
+        if path:
+            watched.page.goto(path if path.startswith(("http:", "file:")) else self.base_url + path)
+        return watched
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()

@@ -85,6 +85,11 @@ def open_page(browser, base_url):
         context.close()
 
 
+# A table row's cells by their column's header text.
+ROW_BY_HEADER = """r => Object.fromEntries(Array.from(r.closest('table').tHead.rows[0].cells,
+                                                (th, i) => [th.textContent, r.cells[i].textContent]))"""
+
+
 def selected_tab(page) -> str:
     return page.get_attribute("[role=tab][aria-selected=true]", "aria-controls")
 
@@ -254,7 +259,7 @@ def test_the_page_works_opened_from_disk(open_page, sites):
     page.press("#filter", "Escape")
     page.go_back()
     assert selected_tab(page) == "suite-clinical-notes"
-    page.click("#suite-clinical-notes a >> nth=0")
+    page.click("#suite-clinical-notes tbody th a >> nth=0")
     assert page.url.startswith((sites / "bundled" / "report").as_uri())
     w.assert_clean("file://")
 
@@ -269,14 +274,14 @@ def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, 
     assert [href for _, href in copies] == [link.replace("/bundled/report/", "/bundled/reports/")[:-len("html")] + "json"
                                            for link in links]
     page.click("#suite-clinical-notes-tab")
-    page.click("text=OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-onnx-int8")
+    page.click("#suite-clinical-notes tbody >> text=OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-onnx-int8")
     assert page.url == base_url + "bundled/report/clinical-notes/pii-small-int8.report.html"
     text = page.inner_text("main")
     copy = (sites / "bundled" / "reports" / "clinical-notes" / "pii-small-int8.report.json").read_bytes()
     assert hashlib.sha256(copy).hexdigest() in text
     for label, value in [("Rank in clinical-notes", "3"), ("Rank overall", "4 of 20")]:
         assert f"{label}\n{value}" in text
-    published = page.eval_on_selector_all("table.evidence >> nth=0 >> tbody tr",
+    published = page.eval_on_selector_all("[aria-label='Published row'] tbody tr",
                                           "rs => rs.map(r => Array.from(r.cells, c => c.textContent))")
     assert [row[0] for row in published] == ["suite", "model_family", "model_name", "device", "leakage", "recall",
                                              "f1", "release_tag", "run_date", "reproducibility_hash", "report_path"]
@@ -292,7 +297,7 @@ def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, 
 
 def test_a_manifest_and_fallback_field_say_where_they_came_from(open_page, base_url):
     w = open_page("bundled/report/golden.report.html")
-    cells = w.page.eval_on_selector_all("table.evidence >> nth=0 >> tbody tr",
+    cells = w.page.eval_on_selector_all("[aria-label='Published row'] tbody tr",
                                         "rs => Object.fromEntries(rs.map(r => [r.cells[0].textContent, [r.cells[2].textContent, r.cells[3].textContent]]))")
     assert cells["release_tag"] == ["report", "metadata.release_tag"]
     assert cells["model_family"][0] == "manifest"
@@ -308,9 +313,9 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
         tab_names = page.eval_on_selector_all("[role=tab] .tab-name", "ts => ts.map(t => t.textContent)")
         assert tab_names == [HOSTILE["suite"], "plain"]
         page.click("[role=tab] >> nth=0")
-        row = page.eval_on_selector("tbody tr", "r => Array.from(r.cells, c => c.textContent)")
-        assert row[1:3] == [HOSTILE["model"], HOSTILE["device"]]
-        assert row[6] == HOSTILE["release"]
+        row = page.eval_on_selector("tbody tr", ROW_BY_HEADER)
+        # The suite's only row is its frontier.
+        assert (row["Model"], row["Device"], row["Release"]) == (HOSTILE["model"] + " frontier", HOSTILE["device"], HOSTILE["release"])
         assert page.inner_text(".family h3") == HOSTILE["family"]
         page.fill("#filter", "onerror=window")
         assert page.inner_text("#filter-status") == "Showing 1 of 2 rows matching \u201conerror=window\u201d."
@@ -344,7 +349,7 @@ def test_every_page_loads_without_error_or_policy_violation(open_page, base_url,
         assert w.page.get_attribute("meta[property='og:title']", "content")
         assert w.page.get_attribute("meta[name=description]", "content")
     nav = w.page.eval_on_selector_all("nav a", "as => as.map(a => a.textContent)")
-    assert nav == ["Leaderboard", "Ranking", "Schema v1", "Refresh and release", "Add a report", "leaderboard.json"]
+    assert nav == ["Leaderboard", "Ranking", "Schema v1", "Refresh and release", "Add a report", "Compare", "leaderboard.json"]
     w.assert_clean(base_url)
 
 

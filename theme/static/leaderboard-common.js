@@ -67,12 +67,14 @@
     return "reports/" + quote(reportPath);
   }
 
-  // One CSV cell (RFC 4180): text a spreadsheet would run as a formula gets a leading apostrophe
-  // (OWASP's advice); a cell holding a quote, comma or line break is quoted, its quotes doubled.
+  // One CSV cell (RFC 4180): a cell holding a quote, comma or line break is quoted, its quotes
+  // doubled; text a spreadsheet would run as a formula (starting with = + - @, a tab or CR) gets a
+  // leading apostrophe and is quoted (OWASP's advice).
   function csvCell(value) {
     var text = value === null || value === undefined ? "" : String(value);
-    if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
-    return /[",\r\n]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
+    var formula = /^[=+\-@\t\r]/.test(text);
+    if (formula) text = "'" + text;
+    return formula || /[",\r\n]/.test(text) ? "\"" + text.replace(/"/g, "\"\"") + "\"" : text;
   }
 
   // A CSV document: the header, then one line a row, each line ended by CR LF.

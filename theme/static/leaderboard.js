@@ -96,6 +96,7 @@
     var total = Number(family.table.getAttribute("data-total"));
     if (total > trs.length && trs.length > 0) chunk = Math.min(chunk, trs.length);
   });
+  if (typeof data.page_rows === "number" && data.page_rows > 0) chunk = data.page_rows;
   var prototype = null;
   for (var p = 0; p < families.length && !prototype; p++) {
     if (families[p].tbody.rows.length) prototype = families[p].tbody.rows[0].cloneNode(true);
@@ -132,8 +133,34 @@
   }
   // Read from the cells before this script makes any row.
   columns.forEach(function (column) {
-    if (!fields[column.key] && column.key !== rankKey && column.key !== "report_url") values(column.key);
+    if (!fields[column.key] && column.kind !== "rank" && column.kind !== "copy" && column.kind !== "select") values(column.key);
   });
+
+  // The marks a cell may carry after its value (a frontier row, thin evidence), copied from the
+  // page's own rows; the checkbox's name, worded as the page words it for the first row.
+  function badge(name, words) {
+    var found = document.querySelector("tbody .badge." + name);
+    if (found) return found.cloneNode(true);
+    var made = document.createElement("span");
+    made.className = "badge " + name;
+    made.textContent = words;
+    return made;
+  }
+  var frontierBadge = badge("frontier", "frontier");
+  var thinBadge = badge("thin", "thin evidence");
+  var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
+  function labeller() {
+    var box = prototype ? prototype.querySelector("input[data-compare]") : null;
+    var label = box ? box.getAttribute("aria-label") || "" : "";
+    var first = box ? Number(box.getAttribute("data-compare")) : -1;
+    var model = first >= 0 ? fields.model_name[first] : "", device = first >= 0 ? fields.device[first] : "";
+    var at = model ? label.indexOf(model) : -1;
+    var then = at === -1 ? -1 : label.indexOf(device, at + model.length);
+    if (then === -1) return function () { return label; };
+    var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
+    return function (index) { return before + fields.model_name[index] + between + fields.device[index] + after; };
+  }
+  var checkboxLabel = labeller();
 
   // A row the page does not hold, made like the build makes it: a copy of the first row, each cell
   // filled as its column's kind says.
@@ -143,21 +170,32 @@
     var cells = tr.cells;
     columns.forEach(function (column, c) {
       var cell = cells[c];
+      var kind = column.kind;
       var value = values(column.key)[index];
       var anchor = cell.querySelector("a");
-      if (column.kind === "model") {
+      if (kind === "model") {
         anchor.setAttribute("href", prefix + common.reportPageUrl(fields.report_path[index]));
         anchor.textContent = value;
-      } else if (column.kind === "copy") {
+        cell.textContent = "";
+        cell.appendChild(anchor);
+        if (fields.frontier && fields.frontier[index]) cell.append(" ", frontierBadge.cloneNode(true));
+      } else if (kind === "copy") {
         anchor.setAttribute("href", prefix + common.reportUrl(fields.report_path[index]));
-      } else if (column.kind === "percent") {
+      } else if (kind === "select") {
+        var box = cell.querySelector("input[data-compare]");
+        box.setAttribute("data-compare", String(index));
+        box.setAttribute("aria-label", checkboxLabel(index));
+      } else if (kind === "percent") {
         cell.textContent = common.percent(value);
+      } else if (kind === "count") {
+        cell.textContent = String(value);
+        if (value < thin) cell.append(" ", thinBadge.cloneNode(true));
+      } else if (kind === "size") {
+        cell.textContent = fields.size ? fields.size[index] : value === null ? "" : String(value);
       } else {
         cell.textContent = value === null || value === undefined ? "" : String(value);
       }
     });
-    var box = tr.querySelector("input[data-compare]");
-    if (box) box.setAttribute("data-compare", String(index));
     return tr;
   }
 
@@ -613,6 +651,9 @@
   });
   Array.prototype.forEach.call(document.querySelectorAll("input[data-compare]"), function (box) { box.hidden = false; });
   if (sizeBox) sizeBox.hidden = !hasSizes;
+  // The links to a long family's static pages are for readers without the script, which shows
+  // every matching row here.
+  Array.prototype.forEach.call(document.querySelectorAll(".panel [data-pages]"), function (nav) { nav.hidden = true; });
   if (!restore()) update();
   tablist.hidden = false;
   controls.hidden = false;

@@ -1,0 +1,248 @@
+// The compare page: the rows its address names (#rows=N,M,... indices into the global ranking, two to
+// four of them) side by side, every published field and every metric of their reports, the better
+// value of each ranked metric marked and the fields whose values differ marked and, on request, the
+// only ones shown. The leaderboard's data comes from leaderboard-data.js; each suite's metrics from
+// compare-data/<anchor>.js, added as script elements when first needed (nothing is fetched, so the
+// page works from disk and under default-src 'self').
+(function () {
+  "use strict";
+  var common = window.leaderboardCommon;
+  var data = window.leaderboardData;
+  var view = document.querySelector("[data-compare-view]");
+  var help = document.querySelector("[data-compare-help]");
+  var dataScript = document.querySelector("script[src$=\"leaderboard-data.js\"]");
+  if (!common || !data || !view || !dataScript) return;
+
+  var fields = data.fields;
+  var rowCount = data.row_count;
+  // Links are relative to the site, whose root is where the data file is.
+  var base = dataScript.getAttribute("src").slice(0, -"leaderboard-data.js".length);
+  var anchorOf = {};
+  data.suites.forEach(function (suite) { anchorOf[suite.name] = suite.anchor; });
+  // The published fields in the schema's order, then what the page adds to a row.
+  var PUBLISHED = data.published || ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
+    "release_tag", "run_date", "reproducibility_hash", "report_path", "report_url"];
+  var ADDED = ["fixture_count", "param_count", "frontier"].filter(function (name) { return fields[name]; });
+  var PERCENT = {};
+  data.columns.forEach(function (column) { if (column.kind === "percent") PERCENT[column.key] = true; });
+  // Which value of a ranked metric is better: the ranking's directions, and F1's (higher), which is
+  // shown but never ranks.
+  var BETTER = { f1: "higher" };
+  data.sort.forEach(function (rule) {
+    var parts = rule.split(":");
+    BETTER[parts[0]] = parts[1] === "asc" ? "lower" : "higher";
+  });
+
+  function parseRows(hash) {
+    var params;
+    try { params = new URLSearchParams(hash.replace(/^#/, "")); } catch (error) { return []; }
+    var list = [];
+    (params.get("rows") || "").split(",").forEach(function (part) {
+      var index = /^\d+$/.test(part) ? Number(part) : -1;
+      if (index >= 0 && index < rowCount && list.indexOf(index) === -1 && list.length < common.COMPARE_MAX) list.push(index);
+    });
+    return list;
+  }
+
+  // Each suite's metrics, loaded once: callbacks wait for its script.
+  var waiting = {};
+  function metricsOf(suite) {
+    var all = window.leaderboardMetrics;
+    return all && Object.prototype.hasOwnProperty.call(all, suite) ? all[suite] : null;
+  }
+  function load(suite, done) {
+    if (metricsOf(suite) || waiting[suite] === "failed") { done(); return; }
+    if (waiting[suite]) { waiting[suite].push(done); return; }
+    waiting[suite] = [done];
+    var script = document.createElement("script");
+    script.src = base + "compare-data/" + common.quote(anchorOf[suite]) + ".js";
+    function finish(ok) {
+      var callbacks = waiting[suite];
+      waiting[suite] = ok ? null : "failed";
+      callbacks.forEach(function (callback) { callback(); });
+    }
+    script.onload = function () { finish(true); };
+    script.onerror = function () { finish(false); };
+    document.head.appendChild(script);
+  }
+
+  function element(name, text, className) {
+    var made = document.createElement(name);
+    if (text !== undefined && text !== null) made.textContent = text;
+    if (className) made.className = className;
+    return made;
+  }
+
+  function code(text) { return element("code", text); }
+
+  // A value as the compare page writes it: a ranked fraction as a percentage, the size short, a
+  // metric number as its report writes it.
+  function shownField(name, index) {
+    var value = name === "report_url" ? common.reportUrl(fields.report_path[index]) : fields[name][index];
+    if (PERCENT[name]) return common.percent(value) + "%";
+    if (name === "param_count") return value === null ? "unknown" : (fields.size ? fields.size[index] + " (" : "") + value + (fields.size ? ")" : "");
+    if (name === "frontier") return value ? "yes" : "no";
+    return value === null || value === undefined ? "" : String(value);
+  }
+
+  function shownMetric(value) {
+    if (value === undefined) return null;
+    if (typeof value === "number") return Number.isInteger(value) ? String(value) : common.floatText(value);
+    return value === null ? "null" : String(value);
+  }
+
+  var rows = [];
+  var onlyDiffering = false;
+
+  // One table: a column a compared row, a line a field; a line whose values are not all equal is
+  // marked "differs"; the better value of a ranked metric is marked "best".
+  function table(caption, names, cellsOf, better) {
+    var box = element("div", null, "table-box");
+    box.tabIndex = 0;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", caption);
+    var tableElement = element("table", null, "compare-table");
+    tableElement.appendChild(element("caption", caption));
+    var head = tableElement.createTHead().insertRow();
+    var corner = element("th", "Field");
+    corner.scope = "col";
+    head.appendChild(corner);
+    rows.forEach(function (index) {
+      var th = element("th");
+      th.scope = "col";
+      var link = element("a", fields.model_name[index]);
+      link.href = base + common.reportPageUrl(fields.report_path[index]);
+      th.appendChild(link);
+      th.appendChild(element("span", fields.suite[index] + " \u00b7 " + fields.device[index], "muted which"));
+      head.appendChild(th);
+    });
+    var body = tableElement.createTBody();
+    names.forEach(function (name) {
+      var texts = cellsOf(name);
+      var tr = body.insertRow();
+      var header = element("th");
+      header.scope = "row";
+      header.appendChild(code(name));
+      var known = texts.filter(function (text) { return text !== null; });
+      var differs = texts.some(function (text) { return text !== texts[0]; });
+      if (differs) {
+        tr.className = "differs";
+        header.append(" ", element("span", "differs", "badge differs"));
+      }
+      tr.appendChild(header);
+      var best = null;
+      if (better && BETTER[name] && differs && known.length === texts.length) {
+        var numbers = rows.map(function (index) { return fields[name][index]; });
+        best = BETTER[name] === "lower" ? Math.min.apply(null, numbers) : Math.max.apply(null, numbers);
+        header.append(" ", element("span", "(" + BETTER[name] + " is better)", "muted"));
+      }
+      texts.forEach(function (text, n) {
+        var td = element("td", text === null ? "not in this report" : text, text === null ? "muted" : "");
+        if (best !== null && fields[name][rows[n]] === best) {
+          td.className = "best";
+          td.append(" ", element("span", "best", "badge best"));
+        }
+        tr.appendChild(td);
+      });
+      tr.hidden = onlyDiffering && !differs;
+    });
+    box.appendChild(tableElement);
+    return box;
+  }
+
+  function render() {
+    rows = parseRows(location.hash);
+    view.textContent = "";
+    view.hidden = false;
+    if (help) help.hidden = true;
+    var heading = element("h2", rows.length >= common.COMPARE_MIN ? rows.length + " rows side by side" : "Nothing to compare yet");
+    heading.id = "compare-heading";
+    heading.tabIndex = -1;
+    view.appendChild(heading);
+    var back = element("a", "the leaderboard");
+    back.href = base + "index.html";
+    if (rows.length < common.COMPARE_MIN) {
+      var ask = element("p", "Tick the box of " + common.COMPARE_MIN + " to " + common.COMPARE_MAX + " rows on ");
+      ask.append(back, ", then choose \u201cCompare selected\u201d. " +
+        (rows.length === 1 ? "This address names only one row." : "This address names no row."));
+      view.appendChild(ask);
+      return;
+    }
+    var intro = element("p", "This page's address names these rows, so it can be shared. Change the selection on ");
+    intro.append(back, ", or remove a row here.");
+    view.appendChild(intro);
+
+    var tools = element("div", null, "compare-tools");
+    rows.forEach(function (index) {
+      var remove = element("button", "Remove " + fields.model_name[index] + " on " + fields.device[index]);
+      remove.type = "button";
+      remove.setAttribute("data-remove", String(index));
+      tools.appendChild(remove);
+    });
+    var toggle = element("label", null, "only-differing");
+    var box = element("input");
+    box.type = "checkbox";
+    box.checked = onlyDiffering;
+    box.setAttribute("data-only-differing", "");
+    toggle.append(box, " Show only the fields that differ");
+    tools.appendChild(toggle);
+    view.appendChild(tools);
+    view.appendChild(element("p", "\u201cbest\u201d marks the better value of a ranked metric (leakage lower, recall and " +
+      "F1 higher); \u201cdiffers\u201d marks a field whose values are not all the same.", "hint"));
+
+    view.appendChild(table("Published fields", PUBLISHED.concat(ADDED), function (name) {
+      return rows.map(function (index) { return shownField(name, index); });
+    }, true));
+
+    var suites = [];
+    rows.forEach(function (index) { if (suites.indexOf(fields.suite[index]) === -1) suites.push(fields.suite[index]); });
+    var metricsBox = element("div");
+    view.appendChild(metricsBox);
+    var pending = suites.length;
+    suites.forEach(function (suite) {
+      load(suite, function () {
+        if (--pending === 0) renderMetrics(metricsBox, suites);
+      });
+    });
+  }
+
+  function renderMetrics(box, suites) {
+    var missing = suites.filter(function (suite) { return !metricsOf(suite); });
+    var keys = [];
+    suites.forEach(function (suite) {
+      var metrics = metricsOf(suite);
+      if (metrics) metrics.keys.forEach(function (key) { if (keys.indexOf(key) === -1) keys.push(key); });
+    });
+    keys.sort();
+    if (missing.length) box.appendChild(element("p", "The metrics of " + missing.join(", ") + " could not be loaded.", "problem"));
+    box.appendChild(table("Metrics", keys, function (key) {
+      return rows.map(function (index) {
+        var metrics = metricsOf(fields.suite[index]);
+        var values = metrics ? metrics.rows[String(index)] : null;
+        var at = metrics ? metrics.keys.indexOf(key) : -1;
+        return shownMetric(values && at !== -1 ? values[at] : undefined);
+      });
+    }, false));
+  }
+
+  view.addEventListener("click", function (event) {
+    var remove = event.target.closest("button[data-remove]");
+    if (!remove) return;
+    var index = Number(remove.getAttribute("data-remove"));
+    var left = rows.filter(function (row) { return row !== index; });
+    var target = "#rows=" + left.join(",");
+    try { history.pushState(null, "", target); } catch (error) { location.hash = target; return; }
+    render();
+    document.getElementById("compare-heading").focus();
+  });
+  view.addEventListener("change", function (event) {
+    if (!event.target.hasAttribute("data-only-differing")) return;
+    onlyDiffering = event.target.checked;
+    Array.prototype.forEach.call(view.querySelectorAll("tbody tr"), function (tr) {
+      tr.hidden = onlyDiffering && !tr.classList.contains("differs");
+    });
+  });
+  window.addEventListener("hashchange", render);
+  window.addEventListener("popstate", render);
+  render();
+})();
