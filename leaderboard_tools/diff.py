@@ -1,6 +1,8 @@
-"""What changed between two leaderboards, row by row: a pure comparison of two parsed
-``leaderboard.json`` documents (``compare``), the readers that find and check them (``read_source``)
-and the formatters that show the result (``FORMATS``: text, markdown, json).
+"""What changed between two leaderboards, row by row, for ``invoke diff``: the readers that find and
+check a leaderboard (``read_source``: a file, a render folder or a git ref) and the formatters that
+show the result (``FORMATS``: text, markdown, json). The comparison itself (``compare``, pure) lives in
+the plugin (``benchmark_leaderboard.changes``), where the site's changes page uses it too; its names
+are re-exported here.
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
 that two releases' leaderboards compare row by row. When one leaderboard holds several rows of one
@@ -12,195 +14,26 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal  # the type of a change, as tests and callers name it
 from typing import Any, Callable
 
-import fastjsonschema
-
-from benchmark_leaderboard import validate
+from benchmark_leaderboard.changes import (FIELDS, IDENTITY, METRIC_NAMES, METRICS, REGRESSION, Diff, FieldChange,
+                                           Identity, MetricChange, Presence, RankMove, Side, Standing, UnusableInput,
+                                           compare, parse_leaderboard, percent_of, standings, summary)
 from benchmark_leaderboard.problems import one_line
-from leaderboard_tools.exits import DONE, REFUSED
-from leaderboard_tools.release import RELEASE_TAG
-
-REGRESSION = REFUSED  # a row leaks more than before: CI stops the release
+from benchmark_leaderboard.versions import version_key
+from benchmark_leaderboard.view import percent
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"
 DIFF_SCHEMA_VERSION = 1
 
-IDENTITY = ("suite", "model_name", "device")
-METRICS = ("leakage", "recall", "f1")
-# The other published fields, in the order a change of them is listed (report_url follows from report_path).
-FIELDS = ("model_family", "release_tag", "run_date", "reproducibility_hash", "report_path")
-
-HUNDREDTH = Decimal("0.01")
-
-
-class UnusableInput(Exception):
-    """An input cannot be read as a schema v1 leaderboard; the message is one line for the user."""
-
-
-# -- The comparison: two parsed documents in, a Diff out ------------------------------------------
-
-
-@dataclass(frozen=True)
-class Identity:
-    suite: str
-    model_name: str
-    device: str
-
-    def sort_key(self) -> tuple[str, ...]:
-        """Suite, model, device, case-insensitively (as the ranking's ties), then exactly."""
-        return (self.suite.casefold(), self.model_name.casefold(), self.device.casefold(),
-                self.suite, self.model_name, self.device)
-
-
-@dataclass(frozen=True)
-class Standing:
-    """The row that stands for an identity, and its 1-based positions in ``rows`` and in its suite's rows."""
-
-    row: dict[str, Any]
-    rank: int
-    suite_rank: int
-
-
-@dataclass(frozen=True)
-class Presence:
-    """A row only one side has: added (the new side's standing) or removed (the old side's)."""
-
-    identity: Identity
-    standing: Standing
-
-
-@dataclass(frozen=True)
-class MetricChange:
-    identity: Identity
-    metric: str
-    old: float
-    new: float
-
-    @property
-    def change(self) -> Decimal:
-        """new - old, exactly: the decimal values the JSON numbers spell, not their binary difference."""
-        return _decimal(self.new) - _decimal(self.old)
-
-    @property
-    def is_regression(self) -> bool:
-        return self.metric == "leakage" and self.new > self.old
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    identity: Identity
-    field: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class RankMove:
-    identity: Identity
-    old_rank: int
-    new_rank: int
-    old_suite_rank: int
-    new_suite_rank: int
-
-
-@dataclass(frozen=True)
-class Side:
-    source: str  # as the user named it: a file, a folder or a git ref
-    row_count: int
-
-
-@dataclass(frozen=True)
-class Diff:
-    """Every change from ``old`` to ``new``; each list sorted by identity (then metric or field order)."""
-
-    old: Side
-    new: Side
-    added: tuple[Presence, ...]
-    removed: tuple[Presence, ...]
-    metric_changes: tuple[MetricChange, ...]
-    field_changes: tuple[FieldChange, ...]
-    rank_moves: tuple[RankMove, ...]
-
-    @property
-    def regressions(self) -> tuple[MetricChange, ...]:
-        """The leakage changes where the same row leaks more than before."""
-        return tuple(change for change in self.metric_changes if change.is_regression)
-
-    def has_changes(self) -> bool:
-        return bool(self.added or self.removed or self.metric_changes or self.field_changes or self.rank_moves)
-
-    def exit_code(self) -> int:
-        return REGRESSION if self.regressions else DONE
-
-
-def compare(old_document: dict[str, Any], new_document: dict[str, Any], old_source: str = "OLD",
-            new_source: str = "NEW") -> Diff:
-    """The changes from one schema v1 leaderboard to another (both already validated)."""
-    old, new = standings(old_document), standings(new_document)
-    both = sorted(old.keys() & new.keys(), key=Identity.sort_key)
-    metric_changes = [MetricChange(key, metric, float(old[key].row[metric]), float(new[key].row[metric]))
-                      for key in both for metric in METRICS if old[key].row[metric] != new[key].row[metric]]
-    field_changes = [FieldChange(key, field, old[key].row[field], new[key].row[field])
-                     for key in both for field in FIELDS if old[key].row[field] != new[key].row[field]]
-    rank_moves = [RankMove(key, old[key].rank, new[key].rank, old[key].suite_rank, new[key].suite_rank)
-                  for key in both if (old[key].rank, old[key].suite_rank) != (new[key].rank, new[key].suite_rank)]
-    return Diff(
-        old=Side(old_source, len(old_document["rows"])),
-        new=Side(new_source, len(new_document["rows"])),
-        added=tuple(Presence(key, new[key]) for key in sorted(new.keys() - old.keys(), key=Identity.sort_key)),
-        removed=tuple(Presence(key, old[key]) for key in sorted(old.keys() - new.keys(), key=Identity.sort_key)),
-        metric_changes=tuple(metric_changes),
-        field_changes=tuple(field_changes),
-        rank_moves=tuple(rank_moves),
-    )
-
-
-def standings(document: dict[str, Any]) -> dict[Identity, Standing]:
-    """Each identity of a leaderboard and the row that stands for it, with that row's ranks: its
-    position in ``rows`` and among the rows of its suite, as ``leaderboard.json`` orders them."""
-    chosen: dict[Identity, Standing] = {}
-    seen_in_suite: dict[str, int] = {}
-    for rank, row in enumerate(document["rows"], start=1):
-        seen_in_suite[row["suite"]] = seen_in_suite.get(row["suite"], 0) + 1
-        standing = Standing(row, rank, seen_in_suite[row["suite"]])
-        key = Identity(*(row[field] for field in IDENTITY))
-        if key not in chosen or _stands_before(standing.row, chosen[key].row):
-            chosen[key] = standing
-    return chosen
-
-
-def _stands_before(row: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Whether ``row`` rather than ``other`` (of the same identity) stands for it: a newer release
-    tag, or an equal one and an earlier report path."""
-    mine, theirs = version_key(row["release_tag"]), version_key(other["release_tag"])
-    if mine != theirs:
-        return mine > theirs
-    return row["report_path"] < other["report_path"]
-
-
-def version_key(tag: str) -> tuple[Any, ...]:
-    """A release tag's place in version order: Semantic Versioning 2.0.0 precedence for tags like
-    v3.1.0 or 3.2.0-rc.1 (a pre-release before its release, build metadata ignored); any other
-    tag comes before every version, ordered by its text ignoring case."""
-    spelled = tag if tag.startswith("v") else "v" + tag
-    if RELEASE_TAG.fullmatch(spelled) is None:
-        return (0, tag.casefold(), tag)
-    core, _, pre_release = spelled[1:].partition("+")[0].partition("-")
-    major, minor, patch = (int(number) for number in core.split("."))
-    if not pre_release:
-        return (1, major, minor, patch, 1, ())
-    # Numeric identifiers compare as numbers and before alphanumeric ones; a longer list of equal
-    # leading identifiers comes later (tuple order does both).
-    parts = tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in pre_release.split("."))
-    return (1, major, minor, patch, 0, parts)
-
-
-def _decimal(value: float) -> Decimal:
-    return Decimal(repr(float(value)))
+# The comparison's names, as they were when they lived here.
+__all__ = ["DIFF_SCHEMA", "DIFF_SCHEMA_VERSION", "Decimal", "FIELDS", "FORMATS", "IDENTITY", "METRICS", "REGRESSION", "Diff",
+           "FieldChange", "Identity", "MetricChange", "Presence", "RankMove", "Side", "Standing", "UnusableInput",
+           "compare", "diff_document", "diff_sources", "format_json", "format_markdown", "format_text",
+           "parse_leaderboard", "percent", "percent_of", "read_source", "source_bytes", "standings", "summary",
+           "version_key"]
 
 
 # -- Reading an input: a leaderboard.json, a render folder or a git ref ---------------------------
@@ -212,11 +45,12 @@ def read_source(source: str) -> dict[str, Any]:
     An existing path is a file or a render folder (its ``leaderboard.json``); anything else is a git
     ref of the repository of the working folder (``gh-pages``, ``gh-pages~1``, a tag, a commit, or
     ``REF:folder/inside``), read from git's objects without checking anything out."""
-    if os.path.exists(source):
-        data = _read_path(source)
-    else:
-        data = _read_ref(source)
-    return parse_leaderboard(data, source)
+    return parse_leaderboard(source_bytes(source), source)
+
+
+def source_bytes(source: str) -> bytes:
+    """The bytes of the leaderboard.json that ``source`` names (as ``read_source`` finds it), unchecked."""
+    return _read_path(source) if os.path.exists(source) else _read_ref(source)
 
 
 def _read_path(source: str) -> bytes:
@@ -258,76 +92,12 @@ def _git(*args: str) -> subprocess.CompletedProcess:
         return subprocess.CompletedProcess(["git", *args], 127, b"", str(error).encode())
 
 
-def parse_leaderboard(data: bytes, source: str) -> dict[str, Any]:
-    """The bytes of a leaderboard.json as a document, once the published schema accepts it."""
-    try:
-        document = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise UnusableInput(f"{one_line(source)} is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise UnusableInput(f"{one_line(source)} is not JSON: {error.msg} at line {error.lineno} "
-                            f"column {error.colno}") from None
-    except _NotJSON as error:
-        raise UnusableInput(f"{one_line(source)} is not JSON: {error}") from None
-    try:
-        validate.compiled(validate.LEADERBOARD_SCHEMA)(document)
-    except fastjsonschema.JsonSchemaException:
-        problems = validate.problems_of(validate.LEADERBOARD_SCHEMA, document, source)
-        first = problems[0] if problems else None
-        where = f"{first.pointer}: {first.rule}" if first and first.pointer else (first.rule if first else "breaks its schema")
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise UnusableInput(f"{one_line(source)} is not a schema v1 leaderboard: {one_line(where)}{more}") from None
-    return document
-
-
-class _NotJSON(ValueError):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    # Python reads NaN and Infinity, which JSON does not have (and NaN passes any minimum and maximum).
-    raise _NotJSON(f"{name} is not a JSON number")
-
-
 def diff_sources(old: str, new: str) -> Diff:
     """Read both inputs, then compare them; raises UnusableInput for the first that cannot be used."""
     return compare(read_source(old), read_source(new), old, new)
 
 
 # -- Showing a Diff ----------------------------------------------------------------------------------
-
-
-def percent_of(value: Decimal, signed: bool = False) -> str:
-    """A fraction as a percentage, exactly: two decimals, or every decimal it needs when two would
-    round it (0.0093 -> "0.93", 0.123456 -> "12.3456"); ``signed`` writes a sign in front."""
-    scaled = value * 100
-    shown = f"{abs(scaled):.2f}" if scaled == scaled.quantize(HUNDREDTH) else f"{abs(scaled).normalize():f}"
-    if signed:
-        return ("-" if scaled < 0 else "+") + shown
-    return ("-" if scaled < 0 else "") + shown
-
-
-def percent(fraction: float) -> str:
-    return percent_of(_decimal(fraction))
-
-
-METRIC_NAMES = {"leakage": "leakage", "recall": "recall", "f1": "F1"}
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
-def summary(diff: Diff) -> str:
-    """How many changes of each kind, in the order they are listed; "no changes" when none."""
-    parts = [(len(diff.regressions), "leakage regression", "leakage regressions"),
-             (len(diff.added), "row added", "rows added"),
-             (len(diff.removed), "row removed", "rows removed"),
-             (len(diff.metric_changes), "metric change", "metric changes"),
-             (len(diff.field_changes), "field change", "field changes"),
-             (len(diff.rank_moves), "rank move", "rank moves")]
-    said = [_plural(count, one, many) for count, one, many in parts if count]
-    return ", ".join(said) if said else "no changes"
 
 
 def _moved(old: int, new: int) -> str:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import stat
 from dataclasses import dataclass
+
+from benchmark_leaderboard.versions import RELEASE_TAG
 
 CHECKSUMS = "SHA256SUMS"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
@@ -51,15 +52,6 @@ _KINDS = ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "ch
           (stat.S_ISBLK, "block device"))
 # What tree_digests records for a path that is neither a regular file, a folder nor a link.
 NOT_REGULAR = "not-a-regular-file:"
-
-# v<major>.<minor>.<patch>, then an optional pre-release (-rc.1) and build (+build.5), as Semantic Versioning 2.0.0 spells them.
-_NUMBER = r"(?:0|[1-9][0-9]*)"
-_PRE_PART = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
-_BUILD_PART = r"[0-9A-Za-z-]+"
-RELEASE_TAG = re.compile(
-    rf"v{_NUMBER}\.{_NUMBER}\.{_NUMBER}(?:-{_PRE_PART}(?:\.{_PRE_PART})*)?(?:\+{_BUILD_PART}(?:\.{_BUILD_PART})*)?"
-)
-
 
 def release_tag_problem(tag: str | None) -> str | None:
     """Why ``tag`` cannot name a release, or None when it can."""
