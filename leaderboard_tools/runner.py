@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                          marker_bytes, one_line, output_problem, protected_folders, read_marker)
+                                          judge, marker_bytes, one_line, read_marker)
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -156,17 +156,7 @@ def build_overrides(reports_dir: str | None = None, manifest: str | None = None,
 
 def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None) -> str | None:
     """Why ``output_dir`` cannot be the output of a build with these settings, or None."""
-    return output_problem(output_dir, _protected(_settings(settings_file, overrides or {})))
-
-
-def _protected(settings: dict[str, Any]) -> list[str]:
-    """The folders the build reads, with the archive and manifest as the plugin resolves them (its
-    defaults filled in, relative paths taken from PATH), as its generator judges the output too."""
-    from benchmark_leaderboard.settings import options
-
-    resolved = options(settings)
-    return protected_folders({**settings, "LEADERBOARD_REPORTS_DIR": resolved.reports_dir,
-                              "LEADERBOARD_MANIFEST": resolved.manifest})
+    return judge(output_dir, _settings(settings_file, overrides or {}))
 
 
 def _settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -238,8 +228,7 @@ class _Build:
         place = _Place(self.output_dir)
         self.had_render = read_marker(place.target) is not None
         settings = _settings(self.settings_file, overrides)
-        protected = _protected(settings)
-        problem = output_problem(self.output_dir, protected)
+        problem = judge(self.output_dir, settings)
         if problem:
             raise OutputRefused(problem)
         staging = None
@@ -247,7 +236,7 @@ class _Build:
             place.make_parent()
             with place.locked():
                 place.recover()
-                problem = output_problem(self.output_dir, protected)  # the output may have changed meanwhile
+                problem = judge(self.output_dir, settings)  # the output may have changed meanwhile
                 if problem:
                     raise OutputRefused(problem)
                 self.had_render = read_marker(place.target) is not None

@@ -293,3 +293,14 @@ def test_an_output_that_holds_only_a_killed_build_s_working_folders_counts_as_em
     assert output_problem(str(tmp_path), []) is None
     (tmp_path / ".leaderboard-staging-mine").mkdir()
     assert output_problem(str(tmp_path), []) == f"output refused: {tmp_path} {NOT_A_RENDER}"
+
+
+def test_an_output_inside_the_reports_folder_is_refused_since_its_copies_would_be_read_as_reports(archive, tmp_path):
+    reports = archive({"a.report.json": report()})
+    inside = reports / "site"
+    result = run_invoke("build", "--reports-dir", str(reports), "--output-dir", str(inside), "--release-tag", TAG)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"output refused: {inside} lies inside the reports folder {reports}, where the next build would read its "
+        "copies as reports; the output must be a folder of its own"]
+    assert not inside.exists()

@@ -29,10 +29,11 @@ from . import exits, output, validate, workers
 from .columns import COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
-from .downloads import csv_pieces, suite_csv_path
+from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import BoardView, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav
+from .view import (BoardView, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav,
+                   suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
@@ -79,9 +80,7 @@ class LeaderboardGenerator(Generator):
 
     def generate_context(self) -> None:
         self.options: Options = checked(options(self.settings))
-        protected = output.protected_folders({**self.settings, "LEADERBOARD_REPORTS_DIR": self.options.reports_dir,
-                                              "LEADERBOARD_MANIFEST": self.options.manifest})
-        problem = output.output_problem(self.output_path, protected)
+        problem = output.judge(self.output_path, self.settings)
         if problem:
             raise BuildFailed(problem)
         # Rendering into the folder of an earlier render (``pelican content`` does): unchanged files
@@ -159,16 +158,17 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
         return [job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
                 _render(job, job.compare_template, "compare.html", page_name="compare")]
     if task == "downloads":
-        written = [job.site.write_pieces("leaderboard.csv", csv_pieces(board.rows))]
+        lines = csv_lines(board.rows)
+        written = [job.site.write_pieces("leaderboard.csv", csv_pieces(lines))]
         for suite in board.suites:
-            indices = sorted(index for family in suite.families for index in family.rows)
-            written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(board.rows[i] for i in indices)))
+            indices = suite_rows(suite)
+            written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
         return written
     if isinstance(task, tuple) and task[0] == "pages":
         return _write_family_pages(job, *task[1:])
     if isinstance(task, tuple) and task[0] == "compare":
         suite = board.suites[task[1]]
-        indices = sorted(index for family in suite.families for index in family.rows)
+        indices = suite_rows(suite)
         with room_for_nesting():
             metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
         return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]

@@ -16,6 +16,7 @@ import stat
 from typing import Any, Iterable
 
 from .problems import one_line
+from .settings import options
 
 MARKER = ".leaderboard-render.json"
 GENERATOR = "openmed-benchmark-leaderboard"
@@ -79,8 +80,9 @@ def read_marker(folder: str) -> dict[str, Any] | None:
 def protected_folders(settings: dict[str, Any]) -> list[str]:
     """The folders a build reads, from Pelican settings: ``PATH``, each of ``PLUGIN_PATHS``,
     ``THEME``, ``LEADERBOARD_REPORTS_DIR`` and the folder of ``LEADERBOARD_MANIFEST`` (those two
-    taken relative to ``PATH`` when relative). Absolute, in that order, each once."""
-    base = settings.get("PATH") or os.curdir
+    taken relative to ``PATH`` when relative, their defaults filled in as the plugin reads them).
+    Absolute, in that order, each once."""
+    resolved = options(settings)
     found: list[str] = []
 
     def add(folder: Any) -> None:
@@ -93,13 +95,16 @@ def protected_folders(settings: dict[str, Any]) -> list[str]:
     for folder in settings.get("PLUGIN_PATHS") or []:
         add(folder)
     add(settings.get("THEME"))
-    reports = settings.get("LEADERBOARD_REPORTS_DIR")
-    if isinstance(reports, str) and reports:
-        add(os.path.join(base, reports))
-    manifest = settings.get("LEADERBOARD_MANIFEST")
-    if isinstance(manifest, str) and manifest:
-        add(os.path.dirname(os.path.join(base, manifest)))
+    add(resolved.reports_dir)
+    if resolved.manifest:
+        add(os.path.dirname(resolved.manifest))
     return found
+
+
+def judge(output: str, settings: dict[str, Any]) -> str | None:
+    """Why ``output`` can be neither rendered into nor removed by a build with these Pelican
+    settings, in one line, or None: ``output_problem`` with the folders the build reads."""
+    return output_problem(output, protected_folders(settings), archive=options(settings).reports_dir)
 
 
 def counts_as_empty(names: Iterable[str]) -> bool:
@@ -113,10 +118,12 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def output_problem(output: str, protected: Iterable[str]) -> str | None:
+def output_problem(output: str, protected: Iterable[str], archive: str | None = None) -> str | None:
     """Why ``output`` can be neither rendered into nor removed, in one line, or None when it can:
     it is new, an empty folder, or an earlier render (a folder holding a valid marker). A link is
-    judged by where it leads. ``protected`` are the folders the build reads (``protected_folders``)."""
+    judged by where it leads. ``protected`` are the folders the build reads (``protected_folders``);
+    no output lies inside ``archive``, the reports folder, whose next reading would take the
+    render's copies for reports."""
     if output == "":
         return "output refused: the output folder is named by an empty string (an unset variable?); name the folder to write"
     shown = one_line(output)
@@ -127,6 +134,9 @@ def output_problem(output: str, protected: Iterable[str]) -> str | None:
             return f"output refused: {shown} is {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
         if _within(folder, real):
             return f"output refused: {shown} contains {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
+    if archive and _within(real, os.path.realpath(archive)):
+        return (f"output refused: {shown} lies inside the reports folder {one_line(os.path.realpath(archive))}, where the "
+                "next build would read its copies as reports; the output must be a folder of its own")
     parts = real.split(os.sep)
     if ".git" in parts:
         git = os.sep.join(parts[: parts.index(".git") + 1]) or os.sep

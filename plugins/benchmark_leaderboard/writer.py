@@ -99,5 +99,7 @@ def _write(target: str, pieces: Iterable[bytes]) -> None:
             view = memoryview(piece)
             while view:
                 view = view[os.write(descriptor, view):]
+    except OSError as error:  # a full disk, say: the error names the file it was writing
+        raise OSError(error.errno, error.strerror, target) from None
     finally:
         os.close(descriptor)
