@@ -88,8 +88,6 @@ def test_a_family_without_rows_is_refused_when_the_rows_are_shared(archive):
 
 def test_shared_rows_are_checked_once_and_broken_ones_in_both_places(archive):
     document = _two_row_board(archive)
-    view = validate.rows_checked_once(document)
-    assert [len(family["rows"]) for family in view["suites"][0]["families"]] == [1]
     document["rows"][1]["f1"] = 2
 
     assert [str(problem) for problem in validate.leaderboard_problems(document)] == [
@@ -98,13 +96,12 @@ def test_shared_rows_are_checked_once_and_broken_ones_in_both_places(archive):
     ]
 
 
-def test_rows_checked_while_filling_are_not_checked_again_but_the_rest_is(archive):
+def test_valid_rows_do_not_hide_a_broken_skeleton(archive):
     document = _two_row_board(archive)
     assert validate.rows_valid(document["rows"])
-    assert validate.rows_checked_once(document, rows_checked=True)["rows"] == document["rows"][:1]
     document["row_count"] = 0
 
-    assert [str(problem) for problem in validate.leaderboard_problems(document, rows_checked=True)] == [
+    assert [str(problem) for problem in validate.leaderboard_problems(document)] == [
         "leaderboard.json: /row_count: must be at least 1",
     ]
 

@@ -8,16 +8,15 @@ from typing import Any
 
 
 
-def canonical(document: Any, known: dict[int, str] | None = None) -> bytes:
+def canonical(document: Any) -> bytes:
     """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form.
 
     The text of ``json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)``, written by
-    ``_indented`` (about three times quicker than json's pure-Python indenting encoder) for what
-    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself.
-    ``known`` holds, by id, the ``flat_text`` of objects in ``document`` worked out earlier."""
+    ``_indented`` (json's own indenting encoder is pure Python and slower; see benchmarks/) for what
+    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself."""
     try:
         parts: list[str] = []
-        _indented(document, "\n", parts, dict(known) if known else {})
+        _indented(document, "\n", parts, {})
         text = "".join(parts)
     except (_NotPlainJson, RecursionError):
         text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)

@@ -76,7 +76,7 @@ def read_leaderboard(options: Options) -> Leaderboard:
     # What is written is checked against the schema it is published with, before anything is.
     if not all(part.rows_valid for part in parts):
         raise BuildRefused(validate.leaderboard_problems(_whole_document(rows, suites)))
-    document_problems = validate.leaderboard_problems(document_view(rows, suites), rows_checked=True)
+    document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
     return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest)
