@@ -302,7 +302,7 @@ def parse_runs(text: str | int) -> int:
     return runs
 
 
-def command_line(sizes: str | None, runs: str | None, browser: bool) -> str:
+def bench_command(sizes: str | None, runs: str | None, browser: bool) -> str:
     """The ``invoke bench`` command that gives these options, for results.md."""
     flags = [f"--sizes {sizes}"] if sizes is not None else []
     flags += [f"--runs {runs}"] if runs is not None else []
@@ -331,11 +331,11 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     try:
         # Every new-folder run comes first: no file has been removed before any of them.
         for result in results:
-            say(f"{result.reports:,} reports, new folder: {runs} runs of each renderer and of the floor")
+            say(f"{result.reports:,} reports, new folder: {_runs(runs)} of each renderer and of the floor")
             warm(archives[result.reports])
             result.points[NEW] = bench_new(result.reports, archives[result.reports], runs, work, run)
         for result in results:
-            say(f"{result.reports:,} reports, rebuild: {runs} runs of each renderer")
+            say(f"{result.reports:,} reports, rebuild: {_runs(runs)} of each renderer")
             result.points[REBUILD] = bench_rebuild(result.reports, archives[result.reports], runs, work, run)
         for result in results:
             for name in RENDERERS:
@@ -363,6 +363,10 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
 
 
 # --- the report ----------------------------------------------------------------------------------
+
+def _runs(count: int, kind: str = "") -> str:
+    return f"{count} {kind}run{'s' if count != 1 else ''}"
+
 
 def _seconds(value: float) -> str:
     return f"{value:.2f}"
@@ -395,6 +399,12 @@ def _at_most(value: float | None, limit: float) -> str:
 def cost_per_report(smaller: Point, larger: Point, name: str) -> float:
     """Seconds each report beyond the smaller archive adds to ``name``'s median wall time."""
     return (larger.wall(name) - smaller.wall(name)) / (larger.reports - smaller.reports)
+
+
+def cost_ratio(ours: float, theirs: float) -> float | None:
+    """The project's cost per added report over the reference's; None unless both are above zero
+    (a cost at or below zero says that the sizes are too close together for the runs' spread)."""
+    return ours / theirs if ours > 0 and theirs > 0 else None
 
 
 def summary_table(results: Sequence[SizeResult]) -> list[str]:
@@ -431,7 +441,7 @@ def cost_table(results: Sequence[SizeResult]) -> list[str]:
             low, high = smaller.points[situation], larger.points[situation]
             ours, theirs = cost_per_report(low, high, PROJECT), cost_per_report(low, high, REFERENCE)
             lines.append(f"| {situation} | {smaller.reports:,} | {larger.reports:,} | {ours * 1000:.3f} | "
-                         f"{theirs * 1000:.3f} | {_ratio(_share(ours, theirs))} |")
+                         f"{theirs * 1000:.3f} | {_ratio(cost_ratio(ours, theirs))} |")
     return lines
 
 
@@ -455,17 +465,29 @@ def html_table(results: Sequence[SizeResult]) -> list[str]:
     return lines
 
 
+def _keystroke(page) -> str:
+    if not page.filter_shown:
+        return "no filter on the page"
+    if page.keystroke_worst_ms is None:
+        return "no keystroke answered"
+    return f"{_ms(page.keystroke_worst_ms)} worst, {_ms(page.keystroke_median_ms)} median, {page.keystrokes} keystrokes"
+
+
+def _sort(page) -> str:
+    if not page.sort_buttons:
+        return "skipped: the page has no sort buttons"
+    if page.sort_worst_ms is None:
+        return "no sort answered"
+    return f"{_ms(page.sort_worst_ms)} worst, {page.sorts} sorts"
+
+
 def page_table(page) -> list[str]:
-    keystroke = ("no filter on the page" if page.keystroke_worst_ms is None else
-                 f"{_ms(page.keystroke_worst_ms)} worst, {_ms(page.keystroke_median_ms)} median, {page.keystrokes} keystrokes")
-    sort = ("skipped: the page has no sort buttons yet" if page.sort_worst_ms is None else
-            f"{_ms(page.sort_worst_ms)} worst, {page.sorts} sorts")
     return ["| figure | value |", "|---|---|",
             f"| interactive: the page's script done (median of {page.loads} loads) | {_ms(page.interactive_ms)} |",
             f"| the first frame painted after it | {_ms(page.interactive_frame_ms)} |",
             f"| DOMContentLoaded / load | {_ms(page.dom_content_loaded_ms)} / {_ms(page.load_ms)} |",
-            f"| filter keystroke: key event to the frame painted after the status changed | {keystroke} |",
-            f"| sort: click to the frame painted after the rows changed | {sort} |"]
+            f"| filter keystroke: key event to the frame painted after the status changed | {_keystroke(page)} |",
+            f"| sort: click to the frame painted after the rows changed | {_sort(page)} |"]
 
 
 def targets(results: Sequence[SizeResult], page, page_note: str) -> list[tuple[str, str, str]]:
@@ -482,9 +504,11 @@ def targets(results: Sequence[SizeResult], page, page_note: str) -> list[tuple[s
     for situation in (NEW, REBUILD):
         for smaller, larger in zip(results, results[1:]):
             low, high = smaller.points[situation], larger.points[situation]
-            ratio = _share(cost_per_report(low, high, PROJECT), cost_per_report(low, high, REFERENCE))
+            ratio = cost_ratio(cost_per_report(low, high, PROJECT), cost_per_report(low, high, REFERENCE))
             found.append((f"{situation}, {smaller.reports:,} to {larger.reports:,} reports: cost per added report "
-                          f"at most {MAX_RATIO}x the reference's", _ratio(ratio), _at_most(ratio, MAX_RATIO)))
+                          f"at most {MAX_RATIO}x the reference's",
+                          "n/a: a cost at or below zero" if ratio is None else _ratio(ratio),
+                          NOT_MEASURED if ratio is None else _verdict(ratio <= MAX_RATIO)))
     largest = results[-1]
     at = f"{largest.reports:,} reports"
     if page is None:
@@ -495,14 +519,9 @@ def targets(results: Sequence[SizeResult], page, page_note: str) -> list[tuple[s
         found.append((f"{at}, in Chromium: interactive within {MAX_INTERACTIVE_MS:,.0f} ms", _ms(page.interactive_ms),
                       _verdict(page.interactive_ms <= MAX_INTERACTIVE_MS)))
         found.append((f"{at}, in Chromium: a filter keystroke answered within {MAX_KEYSTROKE_MS:.0f} ms",
-                      "no filter on the page" if page.keystroke_worst_ms is None else f"{_ms(page.keystroke_worst_ms)} worst",
-                      _at_most(page.keystroke_worst_ms, MAX_KEYSTROKE_MS)))
-        if page.sort_worst_ms is None:
-            found.append((f"{at}, in Chromium: a sort answered within {MAX_SORT_MS:.0f} ms",
-                          "skipped: the page has no sort buttons yet", NOT_MEASURED))
-        else:
-            found.append((f"{at}, in Chromium: a sort answered within {MAX_SORT_MS:.0f} ms", f"{_ms(page.sort_worst_ms)} worst",
-                          _verdict(page.sort_worst_ms <= MAX_SORT_MS)))
+                      _keystroke(page).split(",")[0], _at_most(page.keystroke_worst_ms, MAX_KEYSTROKE_MS)))
+        found.append((f"{at}, in Chromium: a sort answered within {MAX_SORT_MS:.0f} ms", _sort(page).split(",")[0],
+                      NOT_MEASURED if not page.sort_buttons else _at_most(page.sort_worst_ms, MAX_SORT_MS)))
     path, size = largest.largest_html[PROJECT]
     found.append((f"{at}: no HTML file of the project's over {MAX_HTML_BYTES:,} bytes",
                   f"{size:,} bytes (`{one_line(path)}`)", _verdict(size <= MAX_HTML_BYTES)))
@@ -549,7 +568,7 @@ def report(results: Sequence[SizeResult], page, page_note: str, command_line: st
     sizes = ", ".join(f"{result.reports:,}" for result in results)
     lines = [
         "# Benchmark results", "",
-        f"Command: `{command_line}` (sizes {sizes}; {runs} timed run{'s' if runs != 1 else ''} of each "
+        f"Command: `{command_line}` (sizes {sizes}; {_runs(runs, 'timed ')} of each "
         f"renderer per size and situation, one more sampled for memory).", "",
         f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
         f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.", "",
@@ -596,9 +615,13 @@ def cli(argv: Sequence[str] | None = None) -> int:
     try:
         main(None if options.sizes is None else parse_sizes(options.sizes),
              None if options.runs is None else parse_runs(options.runs), browser=options.browser,
-             command_line=command_line(options.sizes, options.runs, options.browser))
+             command_line=bench_command(options.sizes, options.runs, options.browser))
     except (BenchError, measure.Unmeasurable) as error:
         print(f"bench: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # the disk is full, the work folder unwritable
+        where = f"{one_line(str(error.filename))}: " if error.filename else ""
+        print(f"bench: {where}{one_line(error.strerror or str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("bench: interrupted; the runs' folders are removed, the archives kept", file=sys.stderr)
