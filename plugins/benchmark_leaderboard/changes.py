@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import fastjsonschema
 
@@ -401,3 +401,15 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
         said.setdefault(move.identity, []).append(
             f"rank {_moved(move.old_rank, move.new_rank)}, suite rank {_moved(move.old_suite_rank, move.new_suite_rank)}")
     return {pages[key]: tuple(words) for key, words in said.items()}
+
+
+def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any]) -> ChangesPage | None:
+    """The changes page of a build whose ranked ``rows`` (``fill.Row``) are compared with the
+    leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``); None without one: no
+    page, and nothing guessed."""
+    if previous_path is None:
+        return None
+    data, previous = read_previous(previous_path)
+    current = {"rows": [row._asdict() for row in rows]}
+    diff = compare(previous, current, previous_path, release_tag or "this build")
+    return changes_page(diff, current, previous, data, release_tag)

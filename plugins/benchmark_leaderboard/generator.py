@@ -26,7 +26,9 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
+from .changes import CHANGES_PAGE, PREVIOUS_COPY, build_changes
 from .columns import COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
+from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
@@ -44,7 +46,9 @@ DATA_SCRIPT = "leaderboard-data.js"
 COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA)
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, "changes/")
+# Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
+OWN_FILES = (CHANGES_PAGE,)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,10 @@ class LeaderboardGenerator(Generator):
         self.context["numeric_kinds"] = NUMERIC_KINDS
         self.context["model_min_width"] = MODEL_MIN_WIDTH
         self.context["report_page_url"] = report_page_url
+        # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
+        self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
+        self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows)
+        self.context["leaderboard_changes"] = self.changes
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
@@ -117,6 +125,10 @@ class LeaderboardGenerator(Generator):
         tasks += ["data", "downloads"] + [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
+        if self.changes is not None:
+            written.append(_render(job, self.get_template("changes"), CHANGES_PAGE, page_name="changes",
+                                   changes=self.changes))
+            written.append(site.write(PREVIOUS_COPY, self.changes.previous_bytes))
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         written.append(site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)))
@@ -237,7 +249,12 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
 
 def _remove_stale(output_path: str, written: set[str]) -> None:
     """Rendering in place: remove the files of the plugin's own folders that this render did not
-    write (the page and copy of a report removed from the archive), then their empty folders."""
+    write (the page and copy of a report removed from the archive), then their empty folders, and
+    the ``OWN_FILES`` it did not write (the changes page of a build that had a previous leaderboard)."""
+    for own in OWN_FILES:
+        path = os.path.join(output_path, own)
+        if own not in written and os.path.isfile(path) and not os.path.islink(path):
+            os.unlink(path)
     for own in OWN_FOLDERS:
         top = os.path.join(output_path, own)
         for folder, folders, files in os.walk(top, topdown=False):

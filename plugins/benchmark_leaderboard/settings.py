@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
     # A folder holding the previous render (the build runner sets it): a file whose bytes did not
     # change is linked from there instead of being written again.
     "LEADERBOARD_PREVIOUS_RENDER": None,
+    # The leaderboard.json of the previous release (relative to PATH; `invoke publish --previous`
+    # sets it): the build compares its rows with it and writes changes.html. None: no changes page.
+    "LEADERBOARD_PREVIOUS_LEADERBOARD": None,
     # Rows whose report has fewer fixtures than this are marked as thin evidence.
     "LEADERBOARD_THIN_EVIDENCE": 10,
     # A family table shows this many rows on the index; the rest are on static pages of as many
@@ -51,6 +54,7 @@ class Options:
     manifest_key: str
     workers: int
     previous_render: str | None
+    previous_leaderboard: str | None
     thin_evidence: int
     page_rows: int
     chart_marks: int
@@ -74,6 +78,7 @@ def options(settings: dict[str, Any]) -> Options:
         manifest_key=value["LEADERBOARD_MANIFEST_KEY"],
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
+        previous_leaderboard=path("LEADERBOARD_PREVIOUS_LEADERBOARD"),
         thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],
         page_rows=value["LEADERBOARD_PAGE_ROWS"],
         chart_marks=value["LEADERBOARD_CHART_MARKS"],

@@ -1,0 +1,103 @@
+"""A model's history: the rows of one suite, model and device across the archive's release tags, in
+version order, for the report pages (a small table and a sparkline of leakage).
+
+Pure: ``archive_history`` indexes the ranked rows once per build (in ``generate_context``);
+``ArchiveHistory.of`` looks one row's history up for its page, worked out then, ready to print. The
+sparkline's coordinates are computed here, in the units of its view box with a fixed precision, so
+that the template only writes them out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .fill import Row
+from .versions import version_key
+from .view import percent
+
+# The sparkline's view box, and the margin that keeps its line and dots inside it.
+SPARK_WIDTH = 120
+SPARK_HEIGHT = 32
+SPARK_MARGIN = 3
+# Decimals of every coordinate written into the SVG.
+SPARK_DECIMALS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One row of the history: a report of the same suite, model and device, and its point."""
+
+    release_tag: str
+    report_path: str
+    leakage_percent: str
+    recall_percent: str
+    f1_percent: str
+    current: bool  # the report whose page shows the history
+    x: str
+    y: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelHistory:
+    entries: tuple[HistoryEntry, ...]  # in version order, then by report path
+    points: str  # the sparkline's polyline: "x,y x,y ..."
+    label: str  # the sparkline's text alternative
+    width: int = SPARK_WIDTH
+    height: int = SPARK_HEIGHT
+
+
+class ArchiveHistory:
+    """The archive's rows of each suite, model and device that occur in two release tags or more."""
+
+    def __init__(self, rows: Sequence[Row], groups: dict[tuple[str, str, str], tuple[int, ...]]):
+        self._rows = rows
+        self._groups = groups
+
+    def of(self, row: Row) -> ModelHistory | None:
+        """The history of ``row``'s suite, model and device, or None when it has one release tag."""
+        indices = self._groups.get((row.suite, row.model_name, row.device))
+        return None if indices is None else model_history([self._rows[i] for i in indices], row.report_path)
+
+    def __len__(self) -> int:
+        return len(self._groups)
+
+
+def archive_history(rows: Sequence[Row]) -> ArchiveHistory:
+    """Index ``rows`` (the ranking) by suite, model and device, each group in version order; only the
+    groups of two release tags or more are kept, since a single release has no history to show."""
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for index, row in enumerate(rows):
+        groups.setdefault((row.suite, row.model_name, row.device), []).append(index)
+    kept = {}
+    for key, indices in groups.items():
+        if len(indices) > 1 and len({rows[i].release_tag for i in indices}) > 1:
+            indices.sort(key=lambda i: (version_key(rows[i].release_tag), rows[i].release_tag, rows[i].report_path))
+            kept[key] = tuple(indices)
+    return ArchiveHistory(rows, kept)
+
+
+def _coordinate(value: float) -> str:
+    return f"{value:.{SPARK_DECIMALS}f}"
+
+
+def model_history(rows: Sequence[Row], current_path: str) -> ModelHistory:
+    """The history of ``rows`` (one suite, model and device, in order), ``current_path`` the report
+    whose page shows it. The sparkline spans the view box: the first report at the left, the last at
+    the right, the least leakage at the bottom and the most at the top (a flat line mid-height when
+    all are equal)."""
+    inner_width = SPARK_WIDTH - 2 * SPARK_MARGIN
+    inner_height = SPARK_HEIGHT - 2 * SPARK_MARGIN
+    low = min(row.leakage for row in rows)
+    high = max(row.leakage for row in rows)
+    last = max(len(rows) - 1, 1)
+    entries = []
+    for number, row in enumerate(rows):
+        x = SPARK_MARGIN + inner_width * number / last
+        share = (row.leakage - low) / (high - low) if high > low else 0.5
+        y = SPARK_MARGIN + inner_height * (1 - share)
+        entries.append(HistoryEntry(row.release_tag, row.report_path, percent(row.leakage), percent(row.recall),
+                                    percent(row.f1), row.report_path == current_path, _coordinate(x), _coordinate(y)))
+    label = ("Leakage by release, from " + f"{entries[0].leakage_percent}% in {entries[0].release_tag} to "
+             f"{entries[-1].leakage_percent}% in {entries[-1].release_tag}: "
+             + ", ".join(f"{entry.release_tag} {entry.leakage_percent}%" for entry in entries))
+    return ModelHistory(tuple(entries), " ".join(f"{entry.x},{entry.y}" for entry in entries), label)
