@@ -38,9 +38,10 @@ release-tag:
 $(BUILD_STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(PIP_INSTALL) -r requirements.lock
-	# The project's own packages, the plugin (plugins/) and the site's tooling (leaderboard_tools/),
-	# import in the environment like installed ones.
-	printf '%s\n' "$(CURDIR)" "$(CURDIR)/plugins" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/openmed-leaderboard.pth"
+	# The project's own packages, the plugin (plugins/), the site's tooling (leaderboard_tools/) and
+	# benchmarks/, import in the environment like installed ones, and before them: a test
+	# dependency (pysbd) installs a top-level package named benchmarks too.
+	$(BIN)/python -c 'import os, sys, sysconfig; paths = [os.getcwd(), os.path.join(os.getcwd(), "plugins")]; open(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"), "w").write(f"import sys; sys.path[:0] = {paths!r}\n")'
 	touch $@
 
 $(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock
