@@ -8,9 +8,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 
 from invoke import Exit, task
 
+from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused
 from leaderboard_tools import exits, pages_branch, preview, release, runner
@@ -34,6 +36,8 @@ SERVE_HELP = {
 RELEASE_HELP = {
     **BUILD_HELP,
     "release-tag": "the release: v<major>.<minor>.<patch>[-pre][+build]; also the tag of reports that carry none",
+    "previous": "the leaderboard this release is compared with for its changes page (changes.html): a leaderboard.json, "
+                "a render folder or a git ref (gh-pages:releases/vX.Y.Z); without it, no changes page",
 }
 
 
@@ -43,11 +47,12 @@ def fail(line, code):
     raise Exit(code=code)
 
 
-def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS, finish=None):
+def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS, finish=None,
+              extra=None):
     """Render the site; on failure print every problem, one a line, and exit with a status of ``exits``."""
     try:
         summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
-                         finish=finish, progress=say)
+                         finish=finish, progress=say, extra=extra)
     except BuildInterrupted as interrupt:
         fail(interrupt.line(), exits.interrupted(interrupt.signum))
     except BuildRefused as refused:
@@ -158,14 +163,21 @@ def clean(c, output_dir="output"):
 
 
 @task(help=RELEASE_HELP)
-def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest=None):
-    """Render a release with publishconf.py (absolute URLs under openmed.life) and write SHA256SUMS."""
-    run_release(release_tag, reports_dir, output_dir, manifest)
-    say(f"published {release_tag} into {output_dir}; check it with: sha256sum -c {release.CHECKSUMS}")
+def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest=None, previous=None):
+    """Render a release with publishconf.py (absolute URLs under openmed.life/.../releases/<tag>, its permanent
+    address) and write SHA256SUMS; with --previous, also its changes page."""
+    refuse_bad_tag(release_tag)
+    with previous_leaderboard("publish", previous) as previous_path:
+        run_release(release_tag, reports_dir, output_dir, manifest, previous_path)
+    compared = f"; changes.html compares it with {one_line(previous)}" if previous else ""
+    say(f"published {release_tag} into {output_dir}{compared}; check it with: sha256sum -c {release.CHECKSUMS}")
 
 
-@task(help={**RELEASE_HELP, "output-dir": "the published folder to check (required)"})
-def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None):
+@task(help={**RELEASE_HELP, "output-dir": "the published folder to check (required): a release render, a kept "
+            "release (<clone>/releases/vX.Y.Z) or a clone of the pages branch (its root: the latest release)",
+            "previous": "the leaderboard the release was compared with (default: the copy it keeps, "
+                        "changes/previous-leaderboard.json, when it has one)"})
+def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None, previous=None):
     """Render the release again and compare it with a published folder, file by file; exit 0 only if identical."""
     if not output_dir:
         raise Exit("verify needs --output-dir: the published folder to check", code=2)
@@ -176,12 +188,22 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
     problem = release.release_marker_problem(output_dir, release_tag)
     if problem:
         raise Exit(f"verify: {problem}", code=1)
-    ignored = (".git",) if os.path.lexists(os.path.join(output_dir, ".git")) else ()
-    if ignored:  # a clone or worktree of the pages branch: its repository (a folder, or a worktree's file) is no part of the render
-        say(f"verify: ignoring .git in {release.one_line(output_dir)}")
-    with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch:
+    shown = release.one_line(output_dir)
+    # What a folder holds beside the render and is no part of it: the repository of a clone or worktree
+    # (a folder, or a worktree's file), and at the pages branch's root its own list of releases and domain.
+    beside = ((".git", ""), (release.RELEASES, ": the pages branch's own list of releases"),
+              ("CNAME", ": the pages branch's custom domain"))
+    ignored = tuple(name for name, _ in beside if os.path.lexists(os.path.join(output_dir, name)))
+    for name, why in beside:
+        if name in ignored:
+            say(f"verify: ignoring {name} in {shown}{why}")
+    if previous is None and os.path.isfile(os.path.join(output_dir, PREVIOUS_COPY)):
+        previous = os.path.join(output_dir, PREVIOUS_COPY)
+        say(f"verify: comparing with the previous leaderboard it keeps, {release.one_line(previous)}")
+    with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch, \
+            previous_leaderboard("verify", previous) as previous_path:
         fresh = os.path.join(scratch, "render")
-        run_release(release_tag, reports_dir, fresh, manifest)
+        run_release(release_tag, reports_dir, fresh, manifest, previous_path)
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
@@ -201,31 +223,67 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
 @task(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
             "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
       name="gh-pages")
-def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None):
-    """Commit a release render as the whole tree of the gh-pages branch: one commit per release."""
-    with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch:
+def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
+    """Keep a release render on the gh-pages branch for good: at releases/<tag>/, the latest release (the
+    highest version) at the root, and releases/index.html listing them all. One commit per release; a
+    release already kept is never rewritten (the same bytes: no commit; other bytes: refused)."""
+    refuse_bad_tag(release_tag)
+    with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
+            previous_leaderboard("gh-pages", previous) as previous_path:
         render_folder = os.path.join(scratch, "render")
-        run_release(release_tag, reports_dir, render_folder, manifest)
+        run_release(release_tag, reports_dir, render_folder, manifest, previous_path)
+        kept_at = release.kept_release_path(release_tag)
         message = (f"Publish the benchmark leaderboard {release_tag}\n\n"
-                   f"Release render of {release_tag}; SHA256SUMS lists every file, and\n"
-                   f"`invoke verify --release-tag {release_tag} --output-dir <checkout>` checks it against the archive.\n")
+                   f"Release render of {release_tag}, kept at {kept_at}/; SHA256SUMS lists every file, and\n"
+                   f"`invoke verify --release-tag {release_tag} --output-dir <checkout>/{kept_at}` checks it against the archive.\n")
+        settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
         try:
-            commit = pages_branch.commit_folder(repo, render_folder, branch, message)
+            kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
+                                               lambda releases: release.release_list_page(releases, settings))
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
             raise Exit(f"gh-pages: {error}", code=2)
-    if commit is None:
-        say(f"{branch} already holds this render of {release_tag}: no new commit")
+    root = f"the root holds {kept.latest}" + ("" if kept.latest == release_tag else " (a higher version)")
+    if kept.commit is None:
+        say(f"{branch} already holds this render of {release_tag} at {kept_at}/: no new commit")
     else:
-        say(f"{branch} is now {commit[:12]}: the render of {release_tag}" + (f"; pushed to {push}" if push else ""))
+        say(f"{branch} is now {kept.commit[:12]}: {release_tag} kept at {kept_at}/, {root}, "
+            f"{len(kept.releases)} release{'s' if len(kept.releases) != 1 else ''} in {release.RELEASE_LIST}"
+            + (f"; pushed to {push}" if push else ""))
 
 
-def run_release(release_tag, reports_dir, output_dir, manifest):
-    """A release render: the tag checked, publishconf.py, then the marker, .nojekyll and SHA256SUMS in the same swap."""
+@contextmanager
+def previous_leaderboard(task_name, source):
+    """The path of a file holding the exact bytes of the leaderboard ``source`` names (what ``invoke diff``
+    reads: a file, a render folder or a git ref), checked first; None without a source. An unusable one
+    ends the task with one line (exit 2) before anything is rendered."""
+    if source is None:
+        yield None
+        return
+    from leaderboard_tools import diff as leaderboard_diff
+
+    try:
+        data = leaderboard_diff.source_bytes(source)
+        leaderboard_diff.parse_leaderboard(data, source)
+    except leaderboard_diff.UnusableInput as error:
+        fail(f"{task_name}: the previous leaderboard {error}", exits.UNUSABLE)
+    with tempfile.TemporaryDirectory(prefix="leaderboard-previous-") as scratch:
+        path = os.path.join(scratch, "leaderboard.json")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        yield path
+
+
+def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
+    """A release render: the tag checked, publishconf.py with the release's permanent address as SITEURL (and
+    the previous leaderboard, when given, for its changes page), then the marker, .nojekyll and SHA256SUMS in
+    the same swap."""
     refuse_bad_tag(release_tag)
+    site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
+    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
-                     finish=lambda folder: release.seal_release(folder, release_tag))
+                     finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 
 
 def refuse_bad_tag(release_tag):

@@ -1,13 +1,25 @@
-"""Commit a folder as the whole tree of a branch (gh-pages), with plain git and without touching the
-repository's checked-out files, index or current branch."""
+"""Commit to a branch (gh-pages) with plain git, without touching the repository's checked-out files,
+index or current branch: a folder as the branch's whole tree (``commit_folder``), or a release kept
+for good beside the others (``commit_release``: ``releases/<tag>/``, the latest at the root, and the
+list of releases). ``python -m leaderboard_tools.pages_branch latest-release REF`` prints the latest
+release a pages branch keeps (the workflow compares a new release with it)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass
+from typing import Callable
 
-from .release import NO_JEKYLL, one_line
+from benchmark_leaderboard.changes import CHANGES_PAGE, UnusableInput, parse_leaderboard
+from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+
+from . import exits
+from .release import (MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, ReleaseSummary, kept_release_path, latest_release,
+                      one_line, release_summary)
 
 # Bytes in the commit exactly as in the folder, whatever the user's git configuration says.
 _GIT = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fileMode=true"]
@@ -20,20 +32,15 @@ class PagesBranchError(Exception):
     """The branch cannot be updated; the message is one line for the user."""
 
 
+class ReleaseRewritten(PagesBranchError):
+    """The release is kept on the branch already, with other bytes: a published release is never rewritten."""
+
+
 def commit_folder(repository: str, folder: str, branch: str, message: str) -> str | None:
     """Make ``folder`` the tree of a new commit on ``branch`` (its parent: the branch's tip, if any).
 
     Returns the new commit's id, or None when the tip already holds exactly this tree."""
-    if _git(repository, "rev-parse", "--git-dir", check=False).returncode != 0:
-        raise PagesBranchError(f"{repository} is not a git repository")
-    ref = "refs/heads/" + branch
-    if _git(repository, "check-ref-format", ref, check=False).returncode != 0:
-        raise PagesBranchError(f"{branch!r} is not a valid branch name")
-    holder = checked_out_in(repository, ref)
-    if holder is not None:
-        raise PagesBranchError(f"{branch} is checked out in {one_line(holder)}; switch to another branch there first")
-    found = _git(repository, "rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
-    parent = found.stdout.strip() if found.returncode == 0 else None
+    ref, parent = _branch(repository, branch)
     with tempfile.TemporaryDirectory(prefix="pages-index-") as scratch:
         env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "index")}
         # -f: the folder is published whole, whatever .gitignore or a global exclude file says.
@@ -43,10 +50,115 @@ def commit_folder(repository: str, folder: str, branch: str, message: str) -> st
         tree = _git(repository, "write-tree", env=env).stdout.strip()
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return None
+    return _commit(repository, ref, parent, tree, message)
+
+
+def _branch(repository: str, branch: str) -> tuple[str, str | None]:
+    """The branch's full ref and its tip (None when it does not exist yet), once the repository is
+    one, the name is valid and no worktree has the branch checked out."""
+    if _git(repository, "rev-parse", "--git-dir", check=False).returncode != 0:
+        raise PagesBranchError(f"{one_line(repository)} is not a git repository")
+    ref = "refs/heads/" + branch
+    if _git(repository, "check-ref-format", ref, check=False).returncode != 0:
+        raise PagesBranchError(f"{one_line(repr(branch))} is not a valid branch name")
+    holder = checked_out_in(repository, ref)
+    if holder is not None:
+        raise PagesBranchError(f"{branch} is checked out in {one_line(holder)}; switch to another branch there first")
+    found = _git(repository, "rev-parse", "--verify", "--quiet", ref + "^{commit}", check=False)
+    return ref, found.stdout.strip() if found.returncode == 0 else None
+
+
+def _commit(repository: str, ref: str, parent: str | None, tree: str, message: str) -> str:
     commit = _git(repository, "commit-tree", tree, *(["-p", parent] if parent else []), input=message).stdout.strip()
     # Only move the branch if nobody else did meanwhile (an empty old value: the branch must not exist yet).
     _git(repository, "update-ref", "-m", message.splitlines()[0], ref, commit, parent or "")
     return commit
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What ``commit_release`` did: the new commit (None when the branch held it all already), the
+    release at the branch's root, and every release the branch keeps, newest first."""
+
+    commit: str | None
+    latest: str
+    releases: tuple[str, ...]
+
+
+def commit_release(repository: str, folder: str, release_tag: str, branch: str, message: str,
+                   list_page: Callable[[list[ReleaseSummary]], bytes]) -> Kept:
+    """Keep the release render in ``folder`` at ``releases/<release_tag>/`` on ``branch``, beside
+    the releases the tip keeps, in a new commit whose root is the latest release (the highest
+    version) and whose ``releases/index.html`` is ``list_page`` of every kept release.
+
+    A release the tip keeps already is never rewritten: the same bytes again change nothing (no
+    commit when nothing else changed either), other bytes raise ``ReleaseRewritten``. The tip's
+    CNAME (and .nojekyll) stay at the root when the render has none."""
+    ref, parent = _branch(repository, branch)
+    kept = kept_releases(repository, parent) if parent else {}
+    with tempfile.TemporaryDirectory(prefix="pages-index-") as scratch:
+        render_env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "render-index")}
+        # -f: the folder is published whole, whatever .gitignore or a global exclude file says.
+        _git(repository, "--work-tree", os.path.abspath(folder), "add", "--all", "--force", ".", env=render_env)
+        render_tree = _git(repository, "write-tree", env=render_env).stdout.strip()
+        if release_tag in kept and kept[release_tag] != render_tree:
+            differ = _git(repository, "diff-tree", "-r", "--no-renames", "--name-only", "-z", kept[release_tag],
+                          render_tree).stdout.strip("\0").split("\0")
+            raise ReleaseRewritten(
+                f"{kept_release_path(release_tag)} on {branch} already holds {release_tag} with other bytes "
+                f"({len(differ)} file{'s' if len(differ) != 1 else ''} differ); a published release is never "
+                "rewritten: publish the change under a new release tag")
+        trees = {**kept, release_tag: render_tree}
+        latest = latest_release(trees)
+        env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "index")}
+        _git(repository, "read-tree", trees[latest], env=env)
+        for tag in sorted(trees):
+            _git(repository, "read-tree", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
+        summaries = [_summary(repository, tag, tree) for tag, tree in sorted(trees.items())]
+        blob = _git(repository, "hash-object", "-w", "--stdin", input_bytes=list_page(summaries)).stdout.strip()
+        _git(repository, "update-index", "--add", "--cacheinfo", f"100644,{blob},{RELEASE_LIST}", env=env)
+        if parent is not None:
+            _keep_from_tip(repository, parent, env)
+        tree = _git(repository, "write-tree", env=env).stdout.strip()
+    ordered = tuple(sorted(trees, key=lambda tag: (version_key(tag), tag), reverse=True))
+    if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
+        return Kept(None, latest, ordered)
+    return Kept(_commit(repository, ref, parent, tree, message), latest, ordered)
+
+
+def kept_releases(repository: str, commit: str) -> dict[str, str]:
+    """The releases ``commit`` keeps: each folder of ``releases/`` named like a release tag -> its tree id."""
+    listing = _git(repository, "ls-tree", "-z", commit, "--", RELEASES + "/", check=False)
+    kept = {}
+    for entry in listing.stdout.split("\0"):
+        if not entry:
+            continue
+        info, _, path = entry.partition("\t")
+        mode, kind, identity = info.split()
+        name = path[len(RELEASES) + 1:]
+        if kind == "tree" and RELEASE_TAG.fullmatch(name):
+            kept[name] = identity
+    return kept
+
+
+def _summary(repository: str, release_tag: str, tree: str) -> ReleaseSummary:
+    """A kept release's line in the list, read from its tree: its marker must name it, its
+    leaderboard.json must be a schema v1 leaderboard."""
+    where = kept_release_path(release_tag)
+    marker = _git(repository, "cat-file", "blob", f"{tree}:{MARKER}", check=False)
+    try:
+        recorded = json.loads(marker.stdout).get("release_tag") if marker.returncode == 0 else None
+    except (ValueError, AttributeError):
+        recorded = None
+    if recorded != release_tag:
+        raise PagesBranchError(f"{where} is not the render of {release_tag} (its {MARKER} says otherwise or is missing)")
+    data = _git_bytes(repository, "cat-file", "blob", f"{tree}:leaderboard.json")
+    try:
+        leaderboard = parse_leaderboard(data, f"{where}/leaderboard.json")
+    except UnusableInput as error:
+        raise PagesBranchError(str(error)) from None
+    has_changes = _git(repository, "cat-file", "-e", f"{tree}:{CHANGES_PAGE}", check=False).returncode == 0
+    return release_summary(release_tag, leaderboard, has_changes)
 
 
 def checked_out_in(repository: str, ref: str) -> str | None:
@@ -81,10 +193,52 @@ def push(repository: str, remote: str, branch: str) -> None:
 
 
 def _git(repository: str, *args: str, env: dict[str, str] | None = None, input: str | None = None,
-         check: bool = True) -> subprocess.CompletedProcess:
-    completed = subprocess.run([*_GIT, "-C", repository, *args], env=env, input=input, capture_output=True, text=True)
+         check: bool = True, input_bytes: bytes | None = None) -> subprocess.CompletedProcess:
+    if input_bytes is not None:  # bytes in, text out: what hash-object needs for a page
+        completed = subprocess.run([*_GIT, "-C", repository, *args], env=env, input=input_bytes, capture_output=True)
+        completed.stdout, completed.stderr = completed.stdout.decode(), completed.stderr.decode(errors="replace")
+    else:
+        completed = subprocess.run([*_GIT, "-C", repository, *args], env=env, input=input, capture_output=True,
+                                   text=True, errors="surrogateescape")
     if check and completed.returncode != 0:
         detail = (completed.stderr.strip() or completed.stdout.strip()).splitlines()
         command = next(arg for arg in args if not arg.startswith(("-", "/")))  # the subcommand
-        raise PagesBranchError(f"git {command} failed: {detail[-1] if detail else 'exit ' + str(completed.returncode)}")
+        raise PagesBranchError(f"git {command} failed: {one_line(detail[-1]) if detail else 'exit ' + str(completed.returncode)}")
     return completed
+
+
+def _git_bytes(repository: str, *args: str) -> bytes:
+    """A git command's standard output as bytes (a blob exactly as committed)."""
+    completed = subprocess.run([*_GIT, "-C", repository, *args], capture_output=True)
+    if completed.returncode != 0:
+        detail = completed.stderr.decode(errors="replace").strip().splitlines()
+        raise PagesBranchError(f"git {args[0]} failed: {one_line(detail[-1]) if detail else 'exit ' + str(completed.returncode)}")
+    return completed.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``latest-release REF [--repo PATH]``: the latest release REF keeps under releases/, printed on
+    one line, or nothing when it keeps none or REF does not exist (a branch not published yet)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    repository = "."
+    if "--repo" in args[:-1]:
+        at = args.index("--repo")
+        repository = args[at + 1]
+        del args[at:at + 2]
+    if len(args) != 2 or args[0] != "latest-release":
+        print("usage: python -m leaderboard_tools.pages_branch latest-release REF [--repo PATH]", file=sys.stderr)
+        return exits.UNUSABLE
+    ref = args[1]
+    if _git(repository, "rev-parse", "--git-dir", check=False).returncode != 0:
+        print(f"latest-release: {one_line(repository)} is not a git repository", file=sys.stderr)
+        return exits.UNUSABLE
+    found = _git(repository, "rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}", check=False)
+    if found.returncode == 0:
+        latest = latest_release(kept_releases(repository, found.stdout.strip()))
+        if latest:
+            print(latest)
+    return exits.DONE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -10,8 +10,9 @@ import json
 import os
 import stat
 from dataclasses import dataclass
+from typing import Iterable
 
-from benchmark_leaderboard.versions import RELEASE_TAG
+from benchmark_leaderboard.versions import RELEASE_TAG, version_key
 
 CHECKSUMS = "SHA256SUMS"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
@@ -188,3 +189,59 @@ def _sha256_file(path: str) -> str:
 
 def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "special file")
+
+
+# -- Kept releases: the pages branch keeps every release at releases/<tag>/ ------------------------
+
+RELEASES = "releases"
+RELEASE_LIST = RELEASES + "/index.html"
+RELEASE_LIST_TEMPLATE = "releases.html"
+
+
+def release_site_url(site_url: str, release_tag: str) -> str:
+    """Where a release is published for good, and so the SITEURL of its render: every link of the
+    release leads into its own folder, whether it is read there or as the latest at the site's root."""
+    return f"{site_url.rstrip('/')}/{RELEASES}/{release_tag}"
+
+
+def kept_release_path(release_tag: str) -> str:
+    """The folder of a kept release on the pages branch."""
+    return f"{RELEASES}/{release_tag}"
+
+
+def latest_release(tags: Iterable[str]) -> str | None:
+    """The highest release tag in version order (not the last published), or None when there is none."""
+    return max(tags, key=lambda tag: (version_key(tag), tag), default=None)
+
+
+@dataclass(frozen=True)
+class ReleaseSummary:
+    """What the release list shows of one kept release."""
+
+    release_tag: str
+    latest_run: str  # the latest run_date of its rows
+    row_count: int
+    has_changes: bool  # its render has a changes page (it was published with --previous)
+
+
+def release_summary(release_tag: str, leaderboard: dict, has_changes: bool) -> ReleaseSummary:
+    """A release's line in the list, from its parsed (and checked) ``leaderboard.json``."""
+    return ReleaseSummary(release_tag, max((row["run_date"] for row in leaderboard["rows"]), default=""),
+                          leaderboard["row_count"], has_changes)
+
+
+def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> bytes:
+    """``releases/index.html``: every release, newest first in version order, rendered with the
+    theme's ``releases.html`` (plain Jinja2 with the theme's loader and the site's Jinja options;
+    ``settings`` are the release render's Pelican settings, whose SITEURL is the site's root)."""
+    import jinja2
+
+    ordered = sorted(releases, key=lambda item: (version_key(item.release_tag), item.release_tag), reverse=True)
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(settings["THEME"], "templates")),
+                                     **settings.get("JINJA_ENVIRONMENT", {}))
+    template = environment.get_template(RELEASE_LIST_TEMPLATE)
+    names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
+    html = template.render({name: settings.get(name) for name in names}, releases=ordered,
+                           latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
+                           RELEASES=RELEASES)
+    return html.encode("utf-8")
