@@ -82,9 +82,15 @@ def read_bytes(root: str, path: str) -> bytes:
             raise IsADirectoryError(path)
         if not stat.S_ISREG(status.st_mode):
             raise NotRegular(_KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file"))
-        chunks = []
+        # One read a file: asked for a byte more than its size, a regular file answers short only
+        # at its end; a file that grew meanwhile is read on to its end.
+        wanted = status.st_size + 1
+        data = os.read(descriptor, wanted)
+        if len(data) < wanted:
+            return data
+        chunks = [data]
         while True:
-            chunk = os.read(descriptor, max(status.st_size + 1, 65536))
+            chunk = os.read(descriptor, 1 << 20)
             if not chunk:
                 return b"".join(chunks)
             chunks.append(chunk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -40,10 +41,23 @@ def validator(name: str) -> Any:
     from jsonschema import Draft202012Validator, validators
 
     strict = validators.extend(
-        Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
+        Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
+        validators={"pattern": _ecma_pattern})
     schema = json.loads(schema_text(name))
     strict.check_schema(schema)
     return strict(schema)
+
+
+# A pattern's "$" ends the text, as in ECMA-262, whose regular expressions JSON Schema speaks; in
+# Python's re it also matches before a final line break. fastjsonschema reads it the same way.
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    from jsonschema.exceptions import ValidationError
+
+    if isinstance(instance, str) and not re.search(_DOLLAR.sub(r"\\Z", pattern), instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 _TYPE_WORDS = {
