@@ -246,7 +246,7 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
             raise Exit(f"gh-pages: {error}", code=2)
     root = f"the root holds {kept.latest}" + ("" if kept.latest == release_tag else " (a higher version)")
     if kept.commit is None:
-        say(f"{branch} already holds this render of {release_tag} at {kept_at}/: no new commit")
+        say(f"{branch} already holds this render of {release_tag}: no new commit")
     else:
         say(f"{branch} is now {kept.commit[:12]}: {release_tag} kept at {kept_at}/, {root}, "
             f"{len(kept.releases)} release{'s' if len(kept.releases) != 1 else ''} in {release.RELEASE_LIST}"

@@ -62,10 +62,12 @@ def test_publish_uses_absolute_urls_under_openmed_life(published):
     index = (output / "index.html").read_text(encoding="utf-8")
     assert f'<link rel="canonical" href="{SITE}/">' in index
     assert f'<meta property="og:url" content="{SITE}/">' in index
-    assert f'href="{SITE}/theme/leaderboard.css"' in index
+    # Its links lead into the release's permanent address (releases/<tag>/ on the pages branch), its
+    # canonical links to the site's living pages.
+    assert f'href="{SITE}/releases/v1.2.3/theme/leaderboard.css"' in index
     page = (output / "report/golden/a.report.html").read_text(encoding="utf-8")
     assert f'<link rel="canonical" href="{SITE}/report/golden/a.report.html">' in page
-    assert f'href="{SITE}/theme/leaderboard.css"' in page
+    assert f'href="{SITE}/releases/v1.2.3/theme/leaderboard.css"' in page
     # Nothing on a published page points at a relative asset or page.
     for html in (index, page):
         for link in re.findall(r'(?:href|src)="([^"]*)"', html):
