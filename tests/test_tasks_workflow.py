@@ -1,7 +1,10 @@
-"""The Pages workflow: when it runs, that its build step is offline, and that only master and tags deploy."""
+"""The Pages workflow: when it runs, that the project's code runs offline, that every build is compared
+with the pages branch's latest release (a pull request that regresses fails), and that only v* tags keep
+a release on the pages branch and deploy it."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -11,6 +14,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from tasks_support import git
 
 WORKFLOW = ROOT / ".github/workflows/pages.yml"
 
@@ -40,7 +44,7 @@ def github_condition(expression: str, event: str, ref: str) -> bool:
 
 EVENTS = [
     ("pull_request", "refs/pull/7/merge", False),
-    ("push", "refs/heads/master", True),
+    ("push", "refs/heads/master", False),
     ("push", "refs/tags/v3.1.0", True),
     ("push", "refs/tags/v3.2.0-rc.1", True),
     ("push", "refs/heads/feature", False),
@@ -56,20 +60,38 @@ def test_it_builds_pull_requests_and_publishes_master_and_v_tags(workflow):
 
 
 @pytest.mark.parametrize("event, ref, deploys", EVENTS)
-def test_only_master_and_tags_deploy(workflow, event, ref, deploys):
-    deploy = workflow["jobs"]["deploy"]
-    assert deploy["needs"] == "build"
+def test_only_tags_keep_a_release_and_deploy(workflow, event, ref, deploys):
+    """A release lives on the pages branch for good: only a v* tag adds one (master has no release of its
+    own), and what is deployed is the branch's tree once the keep job pushed it."""
+    deploy, keep = workflow["jobs"]["deploy"], workflow["jobs"]["keep"]
+    assert deploy["needs"] == ["build", "keep"] and keep["needs"] == "build"
     assert [step["uses"].split("@")[0] for step in deploy["steps"]] == ["actions/deploy-pages"]
     assert github_condition(deploy["if"], event, ref) is deploys
-    [upload] = [step for step in steps(workflow, "build") if step.get("uses", "").startswith("actions/upload-pages-artifact")]
-    assert github_condition(upload["if"], event, ref) is deploys
-    assert upload["with"]["path"] == "site"
+    assert github_condition(keep["if"], event, ref) is deploys
+    uploads = {step["uses"].split("@")[0]: step for step in steps(workflow, "build") if "upload" in step.get("uses", "")}
+    assert set(uploads) == {"actions/upload-pages-artifact", "actions/upload-artifact"}
+    for upload in uploads.values():
+        assert github_condition(upload["if"], event, ref) is deploys
+    assert uploads["actions/upload-pages-artifact"]["with"]["path"] == "pages"  # the branch's tree, not the render
+    assert uploads["actions/upload-artifact"]["with"]["path"] == "gh-pages.bundle"
+    offline = step_running(workflow, "invoke publish")
+    assert offline["env"]["KEEP"] == "${{ github.event_name == 'push' && startsWith(github.ref, 'refs/tags/v') }}"
+    assert github_condition(offline["env"]["KEEP"][4:-3], event, ref) is deploys
 
 
-def test_only_the_deploy_job_may_write_to_pages(workflow):
+def test_only_the_deploy_job_may_write_to_pages_and_only_the_keep_job_to_the_repository(workflow):
     assert workflow["permissions"] == {"contents": "read"}
     assert workflow["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    assert workflow["jobs"]["keep"]["permissions"] == {"contents": "write"}
     assert "permissions" not in workflow["jobs"]["build"]
+    # The job that can write runs none of the project's code, and only moves the branch forward.
+    keep = steps(workflow, "keep")
+    assert [step.get("uses", "").split("@")[0] for step in keep] == ["actions/checkout", "actions/download-artifact", ""]
+    script = keep[2]["run"]
+    for never in (".venv", "invoke", "python", "--force", "+refs/heads/gh-pages:refs/heads/gh-pages", "-f "):
+        assert never not in script, never
+    assert script.splitlines()[-1] == "git push origin refs/heads/gh-pages:refs/heads/gh-pages"
+    assert workflow["jobs"]["keep"]["concurrency"] == {"group": "pages-branch", "cancel-in-progress": False}
 
 
 def test_the_build_renders_publishes_and_verifies_with_the_network_cut(workflow):
@@ -105,21 +127,90 @@ def can_cut_the_network() -> bool:
     return subprocess.run(["unshare", "--net", "--", "true"], capture_output=True).returncode == 0
 
 
+class OfflineProject:
+    """A copy of the project in its own git repository (no pages branch yet), where the workflow's
+    offline step runs as on a runner; as root here, `sudo` is a pass-through."""
+
+    def __init__(self, workflow: dict, tmp_path):
+        self.path = tmp_path / "project"
+        shutil.copytree(ROOT, self.path, ignore=shutil.ignore_patterns(".venv", ".git", "output", ".output*", "site",
+                                                                        "pages", "__pycache__", ".pytest_cache"))
+        (self.path / ".venv").symlink_to(ROOT / ".venv")
+        git(self.path, "init", "--quiet", "--initial-branch", "master")
+        shims = tmp_path / "bin"
+        shims.mkdir()
+        (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n', encoding="utf-8")
+        (shims / "sudo").chmod(0o755)
+        self.path_variable = f"{shims}{os.pathsep}{os.environ['PATH']}"
+        self.summary = tmp_path / "summary.md"
+        self.script = step_running(workflow, "invoke publish")["run"]
+
+    def run(self, release_tag: str, event: str = "push", keep: bool = False) -> subprocess.CompletedProcess:
+        """The offline step, with what GitHub would set; the job summary starts empty."""
+        self.summary.write_text("", encoding="utf-8")
+        environment = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+        environment.update(PATH=self.path_variable, RELEASE_TAG=release_tag, EVENT=event, KEEP=str(keep).lower(),
+                           GITHUB_STEP_SUMMARY=str(self.summary), GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1")
+        return subprocess.run(["bash", "-e", "-c", self.script], cwd=self.path, capture_output=True, text=True,
+                              timeout=300, env=environment)
+
+
 @pytest.mark.skipif(not can_cut_the_network(), reason="needs root, unshare and the project's .venv")
 def test_the_offline_step_runs_without_a_network(workflow, tmp_path):
-    """Run the workflow's offline step on a copy of the project; as root here, `sudo` is a pass-through."""
-    project = tmp_path / "project"
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".venv", ".git", "output", ".output*", "site",
-                                                                   "__pycache__", ".pytest_cache"))
-    (project / ".venv").symlink_to(ROOT / ".venv")
-    shims = tmp_path / "bin"
-    shims.mkdir()
-    (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n', encoding="utf-8")
-    (shims / "sudo").chmod(0o755)
-    script = step_running(workflow, "invoke publish")["run"]
-    result = subprocess.run(["bash", "-e", "-c", script], cwd=project, capture_output=True, text=True, timeout=300,
-                            env={**os.environ, "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}", "RELEASE_TAG": "v3.1.0"})
+    project = OfflineProject(workflow, tmp_path)
+    result = project.run("v3.1.0")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "verified: site is identical to the render of v3.1.0" in result.stderr
-    sums = (project / "site/SHA256SUMS").read_text(encoding="utf-8").splitlines()
-    assert len(sums) == sum(1 for path in (project / "site").rglob("*") if path.is_file()) - 1
+    sums = (project.path / "site/SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    assert len(sums) == sum(1 for path in (project.path / "site").rglob("*") if path.is_file()) - 1
+    # No pages branch yet: nothing to compare with, so no changes page, and nothing kept.
+    assert project.summary.read_text(encoding="utf-8") == "No release on the pages branch yet: nothing to compare v3.1.0 with.\n"
+    assert not (project.path / "site/changes.html").exists() and not (project.path / "pages").exists()
+
+
+@pytest.mark.skipif(not can_cut_the_network(), reason="needs root, unshare and the project's .venv")
+def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_the_summary(workflow, tmp_path):
+    project = OfflineProject(workflow, tmp_path)
+    kept = project.run("v3.1.0", keep=True)  # the first release: a tag of a repository with no pages branch
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    assert git(project.path, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
+        "releases/index.html", "releases/v3.1.0"]
+    # The golden suite's only row now leaks a quarter of its text.
+    golden = project.path / "content/benchmarks/golden.report.json"
+    report = json.loads(golden.read_text(encoding="utf-8"))
+    report["metrics"]["leakage"]["overall"] = 0.25
+    golden.write_text(json.dumps(report, indent=2), encoding="utf-8")
+
+    pull = project.run("v3.1.0", event="pull_request")
+    assert pull.returncode == 1, pull.stdout + pull.stderr
+    assert pull.stderr.splitlines()[-1] == "a row leaks more than in v3.1.0: see the job summary"
+    summary = project.summary.read_text(encoding="utf-8")
+    assert summary.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 leakage regression")
+    assert ("| golden | OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-mlx | mlx-fp | 0.00% | 25.00% | +25.00 |"
+            in summary.splitlines())
+    assert "Changes in v3.1.0" in (project.path / "site/changes.html").read_text(encoding="utf-8")
+    assert git(project.path, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
+        "releases/index.html", "releases/v3.1.0"]  # a pull request keeps nothing
+    tip = git(project.path, "rev-parse", "gh-pages").strip()
+
+    # Each run is a fresh runner: what the first tag's run left for its upload steps is gone.
+    shutil.rmtree(project.path / "pages")
+    (project.path / "gh-pages.bundle").unlink()
+    tag = project.run("v3.2.0", keep=True)  # a tag is published whatever it changes; its summary says what
+    assert tag.returncode == 0, tag.stdout + tag.stderr
+    tagged = project.summary.read_text(encoding="utf-8")
+    assert tagged.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 leakage regression")
+    # Not the pull request's summary byte for byte: the bundled report without a tag of its own takes the build's, v3.2.0.
+    assert "| golden | OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-mlx | mlx-fp | 0.00% | 25.00% | +25.00 |" in tagged
+    assert git(project.path, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
+        "releases/index.html", "releases/v3.1.0", "releases/v3.2.0"]
+    assert json.loads(git(project.path, "show", "gh-pages:.leaderboard-render.json"))["release_tag"] == "v3.2.0"
+    assert "verified: pages/releases/v3.2.0 is identical to the render of v3.2.0" in tag.stderr
+    assert "verified: pages is identical to the render of v3.2.0" in tag.stderr
+    # The bundle holds the new commit alone, on top of the tip the keep job fetches.
+    assert git(project.path, "rev-parse", "gh-pages~1").strip() == tip
+    listed = git(project.path, "bundle", "list-heads", "gh-pages.bundle").split()
+    assert listed == [git(project.path, "rev-parse", "gh-pages").strip(), "refs/heads/gh-pages"]
+    assert git(project.path, "bundle", "verify", "--quiet", "gh-pages.bundle") == ""
+    changes = (project.path / "pages/releases/v3.2.0/changes.html").read_text(encoding="utf-8")
+    assert "Changes in v3.2.0" in changes and "leakage regression" in changes
