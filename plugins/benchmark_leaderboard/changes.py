@@ -392,7 +392,8 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
     """What changed of each row of this build, by its report path: new, its metrics, its ranks."""
     said: dict[Identity, list[str]] = {}
     for item in diff.added:
-        said.setdefault(item.identity, []).append("new in this release")
+        said.setdefault(item.identity, []).append(
+            f"a new row, rank {item.standing.rank}, suite rank {item.standing.suite_rank}")
     for change in diff.metric_changes:
         said.setdefault(change.identity, []).append(
             f"{METRIC_NAMES[change.metric]} {percent(change.old)}%{_ARROW}{percent(change.new)}% "

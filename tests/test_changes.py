@@ -1,0 +1,273 @@
+"""The changes page: `invoke publish --previous OLD` renders "Changes in vX.Y.Z" from the same diff as
+`invoke diff`, links it from the navigation and from each changed row's report page, and keeps the
+previous leaderboard it compared with; without --previous there is no page and no link."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import HASH, ROOT, SETTINGS, report, run_invoke, write_archive
+
+from benchmark_leaderboard.changes import changes_page, compare, standings
+from leaderboard_tools import release
+
+SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
+RELEASE = f"{SITE}/releases/v1.1.0"
+NEW_METADATA = {"synthetic": True, "model_family": "PII", "release_tag": "v1.1.0", "reproducibility_hash": HASH}
+
+# Before: a (leakage 10%), b (5%), d (20%), all golden, cpu, v1.0.0.
+OLD_ARCHIVE = {
+    "golden/a.report.json": report(model_name="OpenMed/model-a"),
+    "golden/b.report.json": report(model_name="OpenMed/model-b", metrics={"leakage": {"overall": 0.05}}),
+    "golden/d.report.json": report(model_name="OpenMed/model-d", metrics={"leakage": {"overall": 0.2},
+                                                                           "exact_span_f1": {"recall": 0.7, "f1": 0.6}}),
+}
+# After, in v1.1.0: a leaks more, b recalls more, d is gone and c (clinical, cuda) is new.
+NEW_ARCHIVE = {
+    "golden/a.report.json": report(model_name="OpenMed/model-a", metadata=NEW_METADATA, metrics={"leakage": {"overall": 0.12}}),
+    "golden/b.report.json": report(model_name="OpenMed/model-b", metadata=NEW_METADATA,
+                                   metrics={"leakage": {"overall": 0.05}, "exact_span_f1": {"recall": 0.95, "f1": 0.8}}),
+    "clinical/c.report.json": report(model_name="OpenMed/model-c", suite="clinical", device="cuda", metadata=NEW_METADATA,
+                                     metrics={"leakage": {"overall": 0.01}}),
+}
+
+
+def publish(cwd: Path, reports: Path, output: Path, tag: str, *extra: str):
+    return run_invoke("--search-root", str(ROOT), "publish", "--release-tag", tag, "--reports-dir", str(reports),
+                      "--manifest", str(cwd / "none.jsonl"), "--output-dir", str(output), *extra, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """v1.0.0 of the old archive; v1.1.0 of the new one compared with it (the render folder), and without."""
+    root = tmp_path_factory.mktemp("changes")
+    old, new = write_archive(root / "old", OLD_ARCHIVE), write_archive(root / "new", NEW_ARCHIVE)
+    results = {"before": publish(root, old, root / "before", "v1.0.0"),
+               "after": publish(root, new, root / "after", "v1.1.0", "--previous", "before"),
+               "alone": publish(root, new, root / "alone", "v1.1.0")}
+    for name, result in results.items():
+        assert result.returncode == 0, (name, result.stderr)
+    return root, results
+
+
+def main_of(html: str) -> str:
+    return re.search(r'<main id="main" tabindex="-1">\n(.*)</main>', html, re.S).group(1)
+
+
+def table(anchor: str, title: str, intro: str, header: str, rows: list[str]) -> str:
+    return (f'<section aria-labelledby="{anchor}">\n<h2 id="{anchor}">{title}</h2>\n<p>{intro}</p>\n'
+            f'<div class="table-box" tabindex="0" role="region" aria-label="{title}">\n<table class="evidence">\n'
+            f'<thead><tr><th scope="col">Suite</th><th scope="col">Model</th><th scope="col">Device</th>{header}</tr></thead>\n'
+            "<tbody>\n" + "".join(row + "\n" for row in rows) + "</tbody>\n</table>\n</div>\n</section>\n")
+
+
+def model(path: str, name: str) -> str:
+    return f'<th scope="row"><a href="{RELEASE}/report/{path}">{name}</a>'
+
+
+def cells(*values: str, numeric: tuple[bool, ...]) -> str:
+    return "".join(f'<td class="num">{value}</td>' if right else f"<td>{value}</td>" for value, right in zip(values, numeric))
+
+
+METRIC_HEADER = ('<th scope="col">Metric</th><th scope="col" class="num">Before</th><th scope="col" class="num">After</th>'
+                 '<th scope="col" class="num">Change (points)</th>')
+PRESENCE_HEADER = "".join(f'<th scope="col" class="num">{name}</th>' for name in ("Rank", "Suite rank", "Leakage", "Recall", "F1"))
+METRIC = (False, True, True, True)
+A, B, C = ("golden/a.report.html", "OpenMed/model-a"), ("golden/b.report.html", "OpenMed/model-b"), \
+    ("clinical/c.report.html", "OpenMed/model-c")
+
+EXPECTED_MAIN = (
+    "<h1>Changes in v1.1.0</h1>\n"
+    '<p class="lede">Compared with the previous leaderboard (newest release tag v1.0.0): 3 rows then, 3 rows now. '
+    "1 leakage regression, 1 row added, 1 row removed, 2 metric changes, 2 field changes, 2 rank moves.</p>\n"
+    "<p>A row is a suite, model and device; its release tag is not part of it, so the same model on the same suite and "
+    "device is compared across releases. Values are percentages; changes are in percentage points. The previous "
+    f'leaderboard, exactly as compared: <a href="{RELEASE}/changes/previous-leaderboard.json">'
+    "changes/previous-leaderboard.json</a>.</p>\n"
+    '<nav aria-label="Kinds of change">\n<ul>\n'
+    + "".join(f'<li><a href="#{anchor}">{title}</a> ({count})</li>\n' for anchor, title, count in (
+        ("regressed", "Regressed", 1), ("added", "Added", 1), ("removed", "Removed", 1), ("improved", "Improved", 1),
+        ("moved", "Moved", 2), ("other", "Other changes", 2)))
+    + "</ul>\n</nav>\n"
+    + table("regressed", "Regressed", "Rows that leak more than before come first: a leakage regression is what stops a "
+            "release. Then rows whose recall or F1 fell.", METRIC_HEADER,
+            ["<tr><td>golden</td>" + model(*A) + ' <span class="badge regression">leakage regression</span></th><td>cpu</td>'
+             + cells("leakage", "10.00%", "12.00%", "+2.00", numeric=METRIC) + "</tr>"])
+    + table("added", "Added", "Rows of a suite, model and device the previous leaderboard did not have.", PRESENCE_HEADER,
+            ["<tr><td>clinical</td>" + model(*C) + "</th><td>cuda</td>"
+             + cells("1", "1", "1.00%", "90.00%", "80.00%", numeric=(True,) * 5) + "</tr>"])
+    + table("removed", "Removed", "Rows of the previous leaderboard this one no longer has (as they stood there).",
+            PRESENCE_HEADER,  # a removed row has no page in this release: its model is not a link
+            ['<tr><td>golden</td><th scope="row">OpenMed/model-d</th><td>cpu</td>'
+             + cells("3", "3", "20.00%", "70.00%", "60.00%", numeric=(True,) * 5) + "</tr>"])
+    + table("improved", "Improved", "Rows that leak less, or whose recall or F1 rose.", METRIC_HEADER,
+            ["<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>"
+             + cells("recall", "90.00%", "95.00%", "+5.00", numeric=METRIC) + "</tr>"])
+    + table("moved", "Moved", "Rows whose rank changed, overall or in their suite.",
+            "".join(f'<th scope="col" class="num">{name}</th>' for name in
+                    ("Rank before", "Rank after", "Suite rank before", "Suite rank after")),
+            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
+             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
+    + table("other", "Other changes", "Other published fields of the same row: a renamed report file is the same row "
+            "with a new path.", '<th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th>',
+            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+                                                                                numeric=(False,) * 3) + "</tr>",
+             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+                                                                                numeric=(False,) * 3) + "</tr>"])
+)
+
+
+def test_the_changes_page_lists_every_kind_of_change_regressions_first(sites):
+    root, _ = sites
+    html = (root / "after/changes.html").read_text(encoding="utf-8")
+    assert main_of(html) == EXPECTED_MAIN
+    assert "<title>Changes in v1.1.0 · OpenMed Benchmark Leaderboard</title>" in html
+    assert f'<link rel="canonical" href="{SITE}/changes.html">' in html
+
+
+def test_it_says_what_invoke_diff_says_of_the_same_pair(sites):
+    root, _ = sites
+    result = run_invoke("--search-root", str(ROOT), "diff", "before", "after", cwd=root)
+    assert result.returncode == 1  # the same regression
+    assert result.stdout.splitlines()[-1] == ("before -> after: 1 leakage regression, 1 row added, 1 row removed, "
+                                              "2 metric changes, 2 field changes, 2 rank moves")
+
+
+NAV = f'<li><a href="{RELEASE}/changes.html"{{}}>Changes</a></li>'
+
+
+def test_the_navigation_and_each_changed_rows_page_link_to_it(sites):
+    root, _ = sites
+    after = root / "after"
+    for page in ("index.html", "compare.html", "ranking.html", "report/golden/b.report.html"):
+        assert NAV.format("") in (after / page).read_text(encoding="utf-8").splitlines(), page
+    assert NAV.format(' aria-current="page"') in (after / "changes.html").read_text(encoding="utf-8").splitlines()
+    every = f' <a href="{RELEASE}/changes.html">Every change</a></p>'
+    notes = {path: [line for line in (after / "report" / path).read_text(encoding="utf-8").splitlines()
+                    if line.startswith('<p class="changed">')] for path, _ in (A, B, C)}
+    assert notes == {
+        A[0]: ['<p class="changed">Changed in this release (v1.1.0): leakage 10.00% → 12.00% (+2.00 points); '
+               "rank 2 → 3, suite rank 2." + every],
+        B[0]: ['<p class="changed">Changed in this release (v1.1.0): recall 90.00% → 95.00% (+5.00 points); '
+               "rank 1 → 2, suite rank 1." + every],
+        C[0]: ['<p class="changed">Changed in this release (v1.1.0): a new row, rank 1, suite rank 1.' + every],
+    }
+
+
+def test_the_previous_leaderboard_is_kept_exactly_as_compared_and_checksummed(sites):
+    root, _ = sites
+    kept = root / "after/changes/previous-leaderboard.json"
+    assert kept.read_bytes() == (root / "before/leaderboard.json").read_bytes()
+    sums = (root / "after" / release.CHECKSUMS).read_text(encoding="utf-8").splitlines()
+    assert any(line.endswith("  changes/previous-leaderboard.json") for line in sums)
+    assert any(line.endswith("  changes.html") for line in sums)
+
+
+def test_without_previous_there_is_no_changes_page_and_no_link(sites):
+    root, results = sites
+    alone = root / "alone"
+    assert not (alone / "changes.html").exists() and not (alone / "changes").exists()
+    for page in alone.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "changes.html" not in text and 'class="changed"' not in text, page
+    assert "changes.html" not in results["alone"].stderr
+    assert results["after"].stderr.splitlines()[-1] == (
+        f"published v1.1.0 into {root / 'after'}; changes.html compares it with before; check it with: sha256sum -c SHA256SUMS")
+
+
+@pytest.mark.parametrize("previous, line", [
+    ("missing.json", "publish: the previous leaderboard missing.json is neither a file, a folder nor a git ref "
+                     "(the working folder is not in a git repository)"),
+    ("broken.json", "publish: the previous leaderboard broken.json is not JSON: Expecting value at line 1 column 1"),
+    ("new", "publish: the previous leaderboard new is a folder without a leaderboard.json"),
+])
+def test_an_unusable_previous_leaderboard_is_one_line_and_exit_2_before_any_render(sites, previous, line):
+    root, _ = sites
+    (root / "broken.json").write_text("", encoding="utf-8")
+    result = publish(root, root / "new", root / "never", "v1.1.0", "--previous", previous)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
+    assert not (root / "never").exists()
+
+
+def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(sites):
+    root, _ = sites
+    verify = ("--search-root", str(ROOT), "verify", "--release-tag", "v1.1.0", "--reports-dir", str(root / "new"),
+              "--manifest", str(root / "none.jsonl"))
+    result = run_invoke(*verify, "--output-dir", "after", cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "verify: comparing with the previous leaderboard it keeps, after/changes/previous-leaderboard.json")
+    assert result.stderr.splitlines()[-1].startswith("verified: after is identical to the render of v1.1.0 (")
+    # Another previous leaderboard gives another changes page (and another kept copy).
+    other = run_invoke(*verify, "--output-dir", "after", "--previous", "alone", cwd=root)
+    assert other.returncode == 1
+    assert other.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
+                                         "changed: changes/previous-leaderboard.json"] + [
+        f"changed: report/{path}" for path in sorted((A[0], B[0], C[0]))]
+
+
+def test_rendering_in_place_without_a_previous_leaderboard_removes_the_changes_page(sites, tmp_path):
+    """`pelican content` renders into an earlier render: the changes page of that render goes with its previous."""
+    root, _ = sites
+    site = tmp_path / "site"
+
+    def pelican(*settings: str) -> None:
+        result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o", str(site),
+                                 "-e", f'LEADERBOARD_REPORTS_DIR="{root / "new"}"', 'LEADERBOARD_RELEASE_TAG="v1.1.0"',
+                                 *settings], cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
+        assert result.returncode == 0, result.stderr
+
+    pelican(f'LEADERBOARD_PREVIOUS_LEADERBOARD="{root / "before/leaderboard.json"}"')
+    assert (site / "changes.html").is_file() and (site / "changes/previous-leaderboard.json").is_file()
+    pelican()
+    assert not (site / "changes.html").exists() and not (site / "changes/previous-leaderboard.json").exists()
+    assert "changes.html" not in (site / "index.html").read_text(encoding="utf-8")
+
+
+# -- The page's words, from two documents: no build needed -----------------------------------------
+
+
+def document(*rows: tuple[str, float, float, float]) -> dict:
+    """A leaderboard of golden/cpu rows (model, leakage, recall, F1), in the order given (already ranked)."""
+    made = [{"suite": "golden", "model_family": "PII", "model_name": name, "device": "cpu", "leakage": leakage,
+             "recall": recall, "f1": f1, "release_tag": "v1.0.0", "run_date": "2026-06-14", "reproducibility_hash": HASH,
+             "report_path": f"{name}.report.json", "report_url": f"reports/{name}.report.json"}
+            for name, leakage, recall, f1 in rows]
+    return {"rows": made}
+
+
+def test_a_leakage_regression_comes_before_a_fall_in_recall_whatever_the_rows_names():
+    old = document(("a", 0.1, 0.9, 0.8), ("z", 0.2, 0.9, 0.8))
+    new = document(("a", 0.1, 0.8, 0.8), ("z", 0.3, 0.9, 0.8))
+    page = changes_page(compare(old, new), new, old, b"{}", "v2.0.0")
+    [regressed] = [section for section in page.sections if section.anchor == "regressed"]
+    assert [(line.model_name, line.cells, line.badge) for line in regressed.lines] == [
+        ("z", ("leakage", "20.00%", "30.00%", "+10.00"), "leakage regression"),
+        ("a", ("recall", "90.00%", "80.00%", "-10.00"), ""),
+    ]
+    assert [section.anchor for section in page.sections] == ["regressed"]
+    assert page.regressions == 1 and page.title == "Changes in v2.0.0"
+    assert page.notes == {"z.report.json": ("leakage 20.00% → 30.00% (+10.00 points)",),
+                          "a.report.json": ("recall 90.00% → 80.00% (-10.00 points)",)}
+
+
+def test_identical_leaderboards_have_a_page_that_says_so_and_no_notes():
+    same = document(("a", 0.1, 0.9, 0.8))
+    page = changes_page(compare(same, same), same, same, b"{}", None)
+    assert (page.sections, page.notes, page.summary, page.title) == ((), {}, "no changes", "Changes in this build")
+
+
+def test_a_changed_rows_note_goes_to_the_report_that_stands_for_it():
+    # Two releases of one row in the new leaderboard: the newest (v1.10.0, not v1.9.0) stands for it.
+    old = document(("a", 0.1, 0.9, 0.8))
+    new = document(("a", 0.1, 0.9, 0.8), ("a", 0.2, 0.9, 0.8))
+    new["rows"][0].update(release_tag="v1.9.0", report_path="v1.9.0/a.report.json")
+    new["rows"][1].update(release_tag="v1.10.0", report_path="v1.10.0/a.report.json")
+    page = changes_page(compare(old, new), new, old, b"{}", "v1.10.0")
+    assert list(page.notes) == ["v1.10.0/a.report.json"]
+    assert [standing.row["release_tag"] for standing in standings(new).values()] == ["v1.10.0"]
