@@ -1,7 +1,8 @@
-"""Release renders: the tag rule, the render's marker, SHA256SUMS and comparing a published folder with a fresh render.
+"""Release renders: the tag rule, the render's marker, SHA256SUMS, comparing a published folder with a fresh
+render, and the kept releases of the pages branch (their permanent address, the latest, the release list).
 
-Reading a folder (``tree_digests``, ``release_marker_problem``) and sealing one are the only I/O here;
-everything else takes data and returns data."""
+Reading a folder (``tree_digests``, ``release_marker_problem``), sealing one and rendering the release list
+with the theme's template are the only I/O here; everything else takes data and returns data."""
 
 from __future__ import annotations
 
