@@ -107,7 +107,8 @@ def tab_counts(page) -> list[str]:
 
 
 def fragment(page) -> str:
-    return page.evaluate("location.hash")
+    """The page's address fragment, once what typing changed is written (after the next frame)."""
+    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => done(location.hash), 0)))")
 
 
 def test_tabs_follow_the_aria_pattern_and_show_one_panel(open_page, base_url):

@@ -123,7 +123,8 @@ def sort_states(page, panel: str) -> set[tuple[str, str]]:
 
 
 def fragment(page) -> str:
-    return page.evaluate("location.hash")
+    """The page's address fragment, once what typing changed is written (after the next frame)."""
+    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => done(location.hash), 0)))")
 
 
 def status(page) -> str:

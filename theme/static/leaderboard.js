@@ -1,31 +1,33 @@
 // The leaderboard page's behaviour: suite tabs, the row filter (text and size), sorting, picking rows
 // to compare, downloading the rows shown, dimming the chart's hidden marks, and an address that keeps
-// all of it. Everything is read from the leaderboard data the page loads; nothing is fetched. Without
-// this script every suite and every row shows (long families continue on static pages), in the
-// canonical order, and nothing is lost.
+// all of it. Everything is read from leaderboard-data.js, which the page loads before this script;
+// nothing is fetched. Without this script every suite shows, each family's first rows on the index
+// and the rest on its static pages, in the canonical order, and nothing is lost.
 //
 // The data is column-major (fields[name][i] is row i of the global ranking) and every column fact
 // comes from data.columns, so the script knows no cell position. With the script, a family's table
-// body is made from the data: the rows that match, in the chosen order, the first `chunk` of them
-// at a time (the number of rows the page itself holds of a long family), so that filter and sort
-// cover every row however many the page left out, and the page only ever lays out what it shows.
+// body shows the rows that match in the chosen order, a hundred or so at a time (with a Show more
+// button): rows the index does not hold are made from the data, as the build writes them, so that
+// filter and sort cover every row and the page only ever lays out a few hundred rows per suite.
 (function () {
   "use strict";
   var common = window.leaderboardCommon;
+  var data = window.leaderboardData;
   var tablist = document.querySelector("[role=tablist]");
   var controls = document.querySelector("[data-controls]");
   var input = document.getElementById("filter");
   var status = document.getElementById("filter-status");
-  var data = window.leaderboardData;
-  if (!data) {
-    var source = document.getElementById("leaderboard-data");
-    if (source) data = JSON.parse(source.textContent);
-  }
   if (!data || !common || !tablist || !controls || !input || !status) return;
 
   var fields = data.fields;
   var columns = data.columns;
   var rowCount = data.row_count;
+  // A family shows this many rows at a time, and Show more adds as many: the rows of one of its
+  // static pages, or fewer where a page is long, so that answering a keystroke or a sort lays out
+  // a few hundred rows per suite, not thousands.
+  var AT_ONCE = 100;
+  var chunk = Math.min(AT_ONCE, data.page_rows > 0 ? data.page_rows : Infinity);
+  var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
   var sizeBox = controls.querySelector("[data-size]");
   var sizeMin = document.getElementById("size-min");
   var sizeMax = document.getElementById("size-max");
@@ -40,14 +42,13 @@
   var hasSizes = Array.isArray(fields[SIZE]);
 
   var cellOf = {};  // a column's key -> the position of its cell in a row
-  var rankKey = null;
+  var kindAt = {};  // a kind -> the position of its (first) column
   columns.forEach(function (column, cell) {
     cellOf[column.key] = cell;
-    if (column.kind === "rank") rankKey = column.key;
+    if (!(column.kind in kindAt)) kindAt[column.kind] = cell;
   });
-  function sortable(column) {
-    return column.sortable === undefined ? column.kind !== "copy" : Boolean(column.sortable);
-  }
+  var rankKey = "rank" in kindAt ? columns[kindAt.rank].key : null;
+  var selectCell = "select" in kindAt ? kindAt.select : -1;
 
   // Suites, in the order of the tabs and panels, and their families, in the order of their tables.
   var tabs = Array.prototype.slice.call(tablist.querySelectorAll("[role=tab]"));
@@ -57,12 +58,14 @@
     var tab = tabs[s];
     var panel = document.getElementById(tab.getAttribute("aria-controls"));
     var boxes = panel.querySelectorAll("[data-family]");
-    var own = suite.families.map(function (family, f) {
-      var name = typeof family === "string" ? family : family.name;
-      var box = boxes[f];
-      var table = box.querySelector("table");
-      var entry = { id: families.length, suite: s, box: box, table: table, tbody: table.tBodies[0],
-                    rows: [], matched: [], shown: [], limit: 0, stale: false, more: null, hidden: false };
+    var own = suite.families.map(function (name, f) {
+      var table = boxes[f].querySelector("table");
+      var tbody = table.tBodies[0];
+      // The index holds a family's first rows, in canonical order; `written` keeps them once the
+      // script takes the table body over.
+      var entry = { id: families.length, suite: s, box: boxes[f], table: table, tbody: tbody, rows: [],
+                    held: tbody.rows.length, written: null, matched: [], shown: null, limit: 0, stale: false,
+                    more: null, hidden: false };
       families.push(entry);
       familyByName[suite.name + "\u0000" + name] = entry;
       return entry;
@@ -71,143 +74,128 @@
              empty: panel.querySelector("[data-empty]"), shown: -1 };
   });
 
-  // Each row's family and its rank in its suite (the rank column's value), from the global ranking.
+  // Each row's family, its place in it and its rank in its suite (the rank column's value).
   var familyOf = new Int32Array(rowCount);
+  var placeOf = new Int32Array(rowCount);
   var rankInSuite = new Int32Array(rowCount);
   var counted = new Int32Array(suites.length);
   for (var i = 0; i < rowCount; i++) {
     var family = familyByName[fields.suite[i] + "\u0000" + fields.model_family[i]];
     familyOf[i] = family.id;
+    placeOf[i] = family.rows.length;
     family.rows.push(i);
     rankInSuite[i] = ++counted[family.suite];
   }
+  families.forEach(function (f) { f.shown = f.rows.slice(0, f.held); });
 
-  // The rows the page holds: a row's element once it exists, made by the build or by this script.
-  var rowElement = new Array(rowCount);
-  var chunk = Infinity;
-  families.forEach(function (family) {
-    var trs = family.tbody.rows;
-    for (var k = 0; k < trs.length; k++) {
-      var mark = trs[k].getAttribute("data-row");
-      var index = mark === null ? family.rows[k] : Number(mark);
-      rowElement[index] = trs[k];
-      family.shown.push(index);
-    }
-    var total = Number(family.table.getAttribute("data-total"));
-    if (total > trs.length && trs.length > 0) chunk = Math.min(chunk, trs.length);
-  });
-  if (typeof data.page_rows === "number" && data.page_rows > 0) chunk = data.page_rows;
-  var prototype = null;
-  for (var p = 0; p < families.length && !prototype; p++) {
-    if (families[p].tbody.rows.length) prototype = families[p].tbody.rows[0].cloneNode(true);
-  }
-  // Links in a row are relative to the site: the prefix the build wrote before the site's paths.
-  var prefix = "";
-  if (prototype && rankKey !== null) {
-    var first = families.filter(function (f) { return f.shown.length; })[0].shown[0];
-    var model = columns.filter(function (column) { return column.kind === "model"; })[0];
-    var link = model ? prototype.cells[cellOf[model.key]].querySelector("a") : null;
-    var href = link ? link.getAttribute("href") : "";
-    var page = common.reportPageUrl(fields.report_path[first]);
-    if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
-  }
-
-  // A field's values in ranking order: from the data, or worked out (the rank, the copy's URL), or,
-  // for a column the data leaves out (the hash, which the row shows in full), read from its cells.
+  // A field's values in ranking order, from the data or worked out (the rank, the copy's URL).
   var derived = {};
   function values(key) {
     if (fields[key]) return fields[key];
-    if (derived[key]) return derived[key];
-    var list;
-    if (key === rankKey) list = rankInSuite;
-    else if (key === "report_url") list = fields.report_path.map(common.reportUrl);
-    else {
-      list = new Array(rowCount).fill(null);
-      var cell = cellOf[key];
-      if (cell !== undefined) {
-        for (var r = 0; r < rowCount; r++) if (rowElement[r]) list[r] = rowElement[r].cells[cell].textContent;
-      }
+    if (!derived[key]) {
+      derived[key] = key === rankKey ? rankInSuite
+        : key === "report_url" ? fields.report_path.map(common.reportUrl) : new Array(rowCount).fill(null);
     }
-    derived[key] = list;
-    return list;
+    return derived[key];
   }
-  // Read from the cells before this script makes any row.
-  columns.forEach(function (column) {
-    if (!fields[column.key] && column.kind !== "rank" && column.kind !== "copy" && column.kind !== "select") values(column.key);
+
+  // Rows the index does not hold are made like the build makes them: a copy of its first row, each
+  // cell filled as its column's kind says, with the marks a cell may carry after its value (a
+  // frontier row, thin evidence) copied from the page, and the checkbox named as the page names it.
+  var prototype = null;
+  for (var p = 0; p < families.length && !prototype; p++) {
+    if (families[p].held) prototype = families[p].tbody.rows[0].cloneNode(true);
+  }
+  function found(selector) {
+    var mark = document.querySelector(selector);
+    return mark ? mark.cloneNode(true) : null;
+  }
+  var frontierBadge = found("tbody .badge.frontier");
+  var thinBadge = found("tbody .badge.thin");
+  // Links in a row are relative to the site: the prefix the build wrote before the site's paths.
+  var prefix = "";
+  var checkboxLabel = function () { return ""; };
+  if (prototype) {
+    var first = Number(prototype.getAttribute("data-row"));
+    var link = "model" in kindAt ? prototype.cells[kindAt.model].firstElementChild : null;
+    var href = link ? link.getAttribute("href") : "";
+    var page = common.reportPageUrl(fields.report_path[first]);
+    if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
+    var box = selectCell === -1 ? null : prototype.cells[selectCell].firstElementChild;
+    var label = box ? box.getAttribute("aria-label") || "" : "";
+    var model = fields.model_name[first], device = fields.device[first];
+    var at = label.indexOf(model), then = at === -1 ? -1 : label.indexOf(device, at + model.length);
+    if (then !== -1) {
+      var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
+      checkboxLabel = function (index) { return before + fields.model_name[index] + between + fields.device[index] + after; };
+    }
+  }
+  var fillers = columns.map(function (column) {
+    var list = column.kind === "copy" ? null : values(column.key);
+    switch (column.kind) {
+      case "rank":
+        return function (cell, index) { cell.textContent = String(rankInSuite[index]); };
+      case "model":
+        return function (cell, index) {
+          var anchor = cell.firstElementChild;
+          anchor.setAttribute("href", prefix + common.reportPageUrl(fields.report_path[index]));
+          anchor.textContent = fields.model_name[index];
+          if (cell.childNodes.length > 1) {
+            cell.textContent = "";
+            cell.appendChild(anchor);
+          }
+          if (frontierBadge && fields.frontier && fields.frontier[index]) cell.append(" ", frontierBadge.cloneNode(true));
+        };
+      case "copy":
+        return function (cell, index) {
+          cell.firstElementChild.setAttribute("href", prefix + common.reportUrl(fields.report_path[index]));
+        };
+      case "select":
+        return function (cell, index) {
+          var checkbox = cell.firstElementChild;
+          checkbox.setAttribute("data-compare", String(index));
+          checkbox.setAttribute("aria-label", checkboxLabel(index));
+          checkbox.checked = false;
+        };
+      case "percent":
+        return function (cell, index) { cell.textContent = common.percent(list[index]); };
+      case "count":
+        return function (cell, index) {
+          cell.textContent = String(list[index]);
+          if (thinBadge && list[index] < thin) cell.append(" ", thinBadge.cloneNode(true));
+        };
+      case "size":
+        return function (cell, index) { cell.textContent = fields.size ? fields.size[index] : list[index] === null ? "" : String(list[index]); };
+      default:
+        return function (cell, index) { cell.textContent = list[index] === null ? "" : String(list[index]); };
+    }
   });
 
-  // The marks a cell may carry after its value (a frontier row, thin evidence), copied from the
-  // page's own rows; the checkbox's name, worded as the page words it for the first row.
-  function badge(name, words) {
-    var found = document.querySelector("tbody .badge." + name);
-    if (found) return found.cloneNode(true);
-    var made = document.createElement("span");
-    made.className = "badge " + name;
-    made.textContent = words;
-    return made;
-  }
-  var frontierBadge = badge("frontier", "frontier");
-  var thinBadge = badge("thin", "thin evidence");
-  var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
-  function labeller() {
-    var box = prototype ? prototype.querySelector("input[data-compare]") : null;
-    var label = box ? box.getAttribute("aria-label") || "" : "";
-    var first = box ? Number(box.getAttribute("data-compare")) : -1;
-    var model = first >= 0 ? fields.model_name[first] : "", device = first >= 0 ? fields.device[first] : "";
-    var at = model ? label.indexOf(model) : -1;
-    var then = at === -1 ? -1 : label.indexOf(device, at + model.length);
-    if (then === -1) return function () { return label; };
-    var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
-    return function (index) { return before + fields.model_name[index] + between + fields.device[index] + after; };
-  }
-  var checkboxLabel = labeller();
-
-  // A row the page does not hold, made like the build makes it: a copy of the first row, each cell
-  // filled as its column's kind says.
   function makeRow(index) {
     var tr = prototype.cloneNode(true);
-    if (tr.hasAttribute("data-row")) tr.setAttribute("data-row", String(index));
+    tr.setAttribute("data-row", String(index));
     var cells = tr.cells;
-    columns.forEach(function (column, c) {
-      var cell = cells[c];
-      var kind = column.kind;
-      var value = values(column.key)[index];
-      var anchor = cell.querySelector("a");
-      if (kind === "model") {
-        anchor.setAttribute("href", prefix + common.reportPageUrl(fields.report_path[index]));
-        anchor.textContent = value;
-        cell.textContent = "";
-        cell.appendChild(anchor);
-        if (fields.frontier && fields.frontier[index]) cell.append(" ", frontierBadge.cloneNode(true));
-      } else if (kind === "copy") {
-        anchor.setAttribute("href", prefix + common.reportUrl(fields.report_path[index]));
-      } else if (kind === "select") {
-        var box = cell.querySelector("input[data-compare]");
-        box.setAttribute("data-compare", String(index));
-        box.setAttribute("aria-label", checkboxLabel(index));
-      } else if (kind === "percent") {
-        cell.textContent = common.percent(value);
-      } else if (kind === "count") {
-        cell.textContent = String(value);
-        if (value < thin) cell.append(" ", thinBadge.cloneNode(true));
-      } else if (kind === "size") {
-        cell.textContent = fields.size ? fields.size[index] : value === null ? "" : String(value);
-      } else {
-        cell.textContent = value === null || value === undefined ? "" : String(value);
-      }
-    });
+    for (var c = 0; c < fillers.length; c++) fillers[c](cells[c], index);
     return tr;
   }
 
+  // A row's element: the one the page holds, or one made once and kept.
+  var made = {};
   function row(index) {
-    var tr = rowElement[index];
-    if (!tr) tr = rowElement[index] = makeRow(index);
-    var box = tr.querySelector("input[data-compare]");
-    if (box) {
-      box.hidden = false;
-      box.checked = selection.indexOf(index) !== -1;
+    var family = families[familyOf[index]];
+    var tr = placeOf[index] < family.held ? family.written[placeOf[index]] : made[index] || (made[index] = makeRow(index));
+    if (selectCell !== -1) {
+      var checkbox = tr.cells[selectCell].firstElementChild;
+      var on = selection.indexOf(index) !== -1;
+      if (checkbox.checked !== on) checkbox.checked = on;
     }
     return tr;
+  }
+
+  function existing(index) {
+    var family = families[familyOf[index]];
+    if (placeOf[index] < family.held) return family.written ? family.written[placeOf[index]] : family.tbody.rows[placeOf[index]];
+    return made[index] || null;
   }
 
   // What the filter searches, one lower-case string per row, fields kept apart by a line break:
@@ -262,32 +250,77 @@
   }
 
   // A sort's order of every row, made once per column and direction: values compared as numbers or
-  // as text ignoring case, ties in canonical order, unknown values last either way.
+  // as text ignoring case, ties in canonical order, unknown values last either way. Descending is
+  // ascending reversed, each run of equal values put back in canonical order.
   var orders = {};
+  function sortKeys(key) {
+    var list = values(key);
+    for (var r = 0; r < rowCount; r++) {
+      if (list[r] !== null && typeof list[r] !== "number") {
+        return Array.prototype.map.call(list, function (v) { return v === null ? null : String(v).toLowerCase(); });
+      }
+    }
+    return list;
+  }
   function ordering(key, dir) {
     var name = key + ":" + dir;
     if (orders[name]) return orders[name];
-    var list = values(key);
-    var numeric = true;
-    for (var r = 0; r < rowCount; r++) {
-      if (list[r] !== null && typeof list[r] !== "number") { numeric = false; break; }
+    var keys = sortKeys(key);
+    var order;
+    if (dir === "asc") {
+      // Few distinct values (a device, a release, a rate): sort those and place each row by its
+      // value (a counting sort, ties kept canonical); many: sort the rows themselves.
+      var place = new Map(), distinct = [];
+      for (var d = 0; d < rowCount && distinct.length * 4 <= rowCount; d++) {
+        if (keys[d] !== null && !place.has(keys[d])) {
+          place.set(keys[d], 0);
+          distinct.push(keys[d]);
+        }
+      }
+      if (distinct.length * 4 <= rowCount) {
+        distinct.sort(function (a, b) { return a < b ? -1 : 1; });
+        distinct.forEach(function (value, n) { place.set(value, n); });
+        var of = new Int32Array(rowCount), start = new Int32Array(distinct.length + 2);
+        for (var c = 0; c < rowCount; c++) {
+          of[c] = keys[c] === null ? distinct.length : place.get(keys[c]);
+          start[of[c] + 1]++;
+        }
+        for (var t = 1; t < start.length; t++) start[t] += start[t - 1];
+        order = new Array(rowCount);
+        for (var k = 0; k < rowCount; k++) order[start[of[k]]++] = k;
+      } else {
+        order = new Array(rowCount);
+        for (var q = 0; q < rowCount; q++) order[q] = q;
+        order.sort(function (a, b) {
+          var x = keys[a], y = keys[b];
+          if (x === y) return a - b;
+          if (x === null) return 1;
+          if (y === null) return -1;
+          return x < y ? -1 : 1;
+        });
+      }
+    } else {
+      var up = ordering(key, "asc");
+      var known = rowCount;
+      while (known > 0 && keys[up[known - 1]] === null) known--;
+      order = new Array(rowCount);
+      var at = 0;
+      for (var end = known; end > 0;) {
+        var begin = end - 1;
+        while (begin > 0 && keys[up[begin - 1]] === keys[up[end - 1]]) begin--;
+        for (var i = begin; i < end; i++) order[at++] = up[i];
+        end = begin;
+      }
+      for (var j = known; j < rowCount; j++) order[at++] = up[j];
     }
-    var keys = numeric ? list : Array.prototype.map.call(list, function (v) { return v === null ? null : String(v).toLowerCase(); });
-    var sign = dir === "desc" ? -1 : 1;
-    var order = new Array(rowCount);
-    for (var k = 0; k < rowCount; k++) order[k] = k;
-    order.sort(function (a, b) {
-      var x = keys[a], y = keys[b];
-      if (x === y) return a - b;
-      if (x === null) return 1;
-      if (y === null) return -1;
-      return (x < y ? -1 : 1) * sign;
-    });
     orders[name] = order;
     return order;
   }
+  // The model's sort costs the most (its names are text, nearly all distinct), so its order is made
+  // while the page is idle.
+  var MODEL = "model" in kindAt && columns[kindAt.model].sortable ? columns[kindAt.model].key : null;
 
-  // Every family's matching rows in the chosen order.
+  // Every family's matching rows in the chosen order; each family shows its first page of them.
   function regroup() {
     families.forEach(function (family) { family.matched = []; family.limit = chunk; family.stale = true; });
     var order = sort ? ordering(sort.key, sort.dir) : null;
@@ -304,6 +337,7 @@
     var same = shown.length <= want.length;
     for (var k = 0; same && k < shown.length; k++) same = shown[k] === want[k];
     if (!same || want.length !== shown.length) {
+      if (!family.written) family.written = Array.prototype.slice.call(family.tbody.rows);
       var fragment = document.createDocumentFragment();
       for (var n = same ? shown.length : 0; n < want.length; n++) fragment.appendChild(row(want[n]));
       if (!same) family.tbody.textContent = "";
@@ -313,7 +347,7 @@
     showMore(family);
   }
 
-  // A long family shows `chunk` rows at a time and a button for the next ones.
+  // A long family shows a page of rows at a time and a button for the next ones.
   function showMore(family) {
     var rest = family.matched.length - family.shown.length;
     if (rest <= 0) {
@@ -343,10 +377,11 @@
 
   // The chart's marks of rows the filter hides are dimmed; nothing moves.
   var marks = Array.prototype.slice.call(document.querySelectorAll("svg [data-row]"));
+  var markRows = Int32Array.from(marks, function (mark) { return Number(mark.getAttribute("data-row")); });
   var dimmed = new Uint8Array(marks.length);
   function dim() {
     for (var m = 0; m < marks.length; m++) {
-      var hide = match[Number(marks[m].getAttribute("data-row"))] ? 0 : 1;
+      var hide = match[markRows[m]] ? 0 : 1;
       if (dimmed[m] !== hide) {
         dimmed[m] = hide;
         marks[m].classList.toggle("dimmed", hide === 1);
@@ -356,12 +391,10 @@
 
   function plural(n) { return n === 1 ? " row" : " rows"; }
 
-  function sizeText(value) { return String(value); }
-
   function sizePhrase() {
-    if (bounds.min !== null && bounds.max !== null) return sizeText(bounds.min) + " to " + sizeText(bounds.max) + " million parameters";
-    if (bounds.min !== null) return "at least " + sizeText(bounds.min) + " million parameters";
-    return "at most " + sizeText(bounds.max) + " million parameters";
+    if (bounds.min !== null && bounds.max !== null) return bounds.min + " to " + bounds.max + " million parameters";
+    if (bounds.min !== null) return "at least " + bounds.min + " million parameters";
+    return "at most " + bounds.max + " million parameters";
   }
 
   function sortLabel(key) {
@@ -381,7 +414,7 @@
         (size ? " with " + size : "") + ".";
     }
     if (sort) text += " Sorted by " + sortLabel(sort.key) + ", " + (sort.dir === "asc" ? "ascending" : "descending") + ".";
-    status.textContent = text;
+    if (status.textContent !== text) status.textContent = text;
   }
 
   // Apply the view: which rows match, their order, the counts, the chosen suite's tables, the
@@ -476,11 +509,11 @@
     }
   }
 
-  function pick(index, on, box) {
+  function pick(index, on, checkbox) {
     var at = selection.indexOf(index);
     if (on && at === -1) {
       if (selection.length >= common.COMPARE_MAX) {
-        box.checked = false;
+        checkbox.checked = false;
         showSelection("At most " + common.COMPARE_MAX + " rows can be compared: untick one first.");
         return;
       }
@@ -493,17 +526,20 @@
   }
 
   function setSelection(list) {
+    var changed = selection.concat(list);
     selection = list;
-    rowElement.forEach(function (tr, index) {
-      var box = tr.querySelector("input[data-compare]");
-      if (box) box.checked = selection.indexOf(index) !== -1;
-    });
+    if (selectCell !== -1) {
+      changed.forEach(function (index) {
+        var tr = existing(index);
+        if (tr) tr.cells[selectCell].firstElementChild.checked = selection.indexOf(index) !== -1;
+      });
+    }
     showSelection();
   }
 
   // Download these rows: the chosen suite's matching rows, family by family in the order shown, as
-  // the build writes leaderboard.csv.
-  var CSV_FIELDS = data.csv_fields || ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
+  // the build writes leaderboard.csv (the published fields in the schema's order).
+  var CSV_FIELDS = data.published || ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
     "release_tag", "run_date", "reproducibility_hash", "report_path", "report_url"];
   var FLOATS = {};
   columns.forEach(function (column) { if (column.kind === "percent") FLOATS[column.key] = true; });
@@ -515,7 +551,7 @@
       family.matched.forEach(function (index) {
         lines.push(CSV_FIELDS.map(function (name, n) {
           var value = lists[n][index];
-          return FLOATS[name] ? common.floatText(value) : typeof value === "number" ? String(value) : value;
+          return FLOATS[name] ? common.floatText(value) : value;
         }));
       });
     });
@@ -531,18 +567,19 @@
   }
 
   // The address: #<panel id>, then ?q=<filter>&sort=<key>:<asc|desc>&size=<min>-<max>&compare=<rows>
-  // for what differs from the default view; it reopens the same view.
+  // for what differs from the default view; it reopens the same view. A click adds a history
+  // entry at once; typing replaces the current one after the answer is painted, since writing
+  // history makes the browser record the page's state.
   function address() {
     var params = [];
     if (query) params.push("q=" + encodeURIComponent(query));
     if (sort) params.push("sort=" + encodeURIComponent(sort.key) + ":" + sort.dir);
-    if (bounded()) params.push("size=" + (bounds.min === null ? "" : sizeText(bounds.min)) + "-" +
-                               (bounds.max === null ? "" : sizeText(bounds.max)));
+    if (bounded()) params.push("size=" + (bounds.min === null ? "" : bounds.min) + "-" + (bounds.max === null ? "" : bounds.max));
     if (selection.length) params.push("compare=" + selection.join(","));
     return "#" + suites[selected].panel.id + (params.length ? "?" + params.join("&") : "");
   }
 
-  function remember(push) {
+  function write(push) {
     var target = address();
     if (target === location.hash) return;
     try {
@@ -552,16 +589,32 @@
     }
   }
 
+  var pending = false;
+  function remember(push) {
+    if (push) {
+      pending = false;
+      write(true);
+    } else if (!pending) {
+      pending = true;
+      requestAnimationFrame(function () {
+        setTimeout(function () {
+          if (pending) write(false);
+          pending = false;
+        }, 0);
+      });
+    }
+  }
+
   function bound(text) {
     var value = text === null || text === undefined || text.trim() === "" ? NaN : Number(text);
     return isFinite(value) && value >= 0 ? value : null;
   }
 
   function parseSort(text) {
-    var match = /^(.+):(asc|desc)$/.exec(text || "");
-    if (!match || cellOf[match[1]] === undefined || !sortable(columns[cellOf[match[1]]])) return null;
-    if (match[1] === rankKey && match[2] === "asc") return null;
-    return { key: match[1], dir: match[2] };
+    var parts = /^(.+):(asc|desc)$/.exec(text || "");
+    if (!parts || cellOf[parts[1]] === undefined || !columns[cellOf[parts[1]]].sortable) return null;
+    if (parts[1] === rankKey && parts[2] === "asc") return null;
+    return { key: parts[1], dir: parts[2] };
   }
 
   function parseRows(text) {
@@ -577,18 +630,18 @@
     var fragment = location.hash.slice(1);
     var mark = fragment.indexOf("?");
     var id = mark === -1 ? fragment : fragment.slice(0, mark);
-    var params;
-    try { params = new URLSearchParams(mark === -1 ? "" : fragment.slice(mark + 1)); } catch (error) { params = new URLSearchParams(""); }
+    var params = new URLSearchParams(mark === -1 ? "" : fragment.slice(mark + 1));
     var index = -1;
     for (var s = 0; s < suites.length; s++) if (suites[s].panel.id === id) index = s;
     if (index === -1 && mark === -1 && id) return false;  // another fragment of the page, such as #main
+    pending = false;
     query = params.get("q") || "";
     input.value = query;
     sort = parseSort(params.get("sort"));
     var size = /^([^-]*)-(.*)$/.exec(params.get("size") || "");
     bounds = hasSizes && size ? { min: bound(size[1]), max: bound(size[2]) } : { min: null, max: null };
-    if (sizeMin) sizeMin.value = bounds.min === null ? "" : sizeText(bounds.min);
-    if (sizeMax) sizeMax.value = bounds.max === null ? "" : sizeText(bounds.max);
+    if (sizeMin) sizeMin.value = bounds.min === null ? "" : String(bounds.min);
+    if (sizeMax) sizeMax.value = bounds.max === null ? "" : String(bounds.max);
     setSelection(parseRows(params.get("compare")));
     select(index === -1 ? 0 : index);
     update();
@@ -628,8 +681,8 @@
     if (button) cycle(button.getAttribute("data-sort"));
   });
   document.addEventListener("change", function (event) {
-    var box = event.target;
-    if (box.matches && box.matches("input[data-compare]")) pick(Number(box.getAttribute("data-compare")), box.checked, box);
+    var checkbox = event.target;
+    if (checkbox.matches && checkbox.matches("input[data-compare]")) pick(Number(checkbox.getAttribute("data-compare")), checkbox.checked, checkbox);
   });
   if (canonicalButton) canonicalButton.addEventListener("click", function () { sort = null; update(); remember(true); });
   if (compareClear) compareClear.addEventListener("click", function () { setSelection([]); remember(false); });
@@ -637,6 +690,7 @@
   window.addEventListener("popstate", restore);
   window.addEventListener("hashchange", restore);
 
+  // The js class shows what only the script makes work (the compare checkboxes among them).
   document.documentElement.classList.add("js");
   suites.forEach(function (suite, s) {
     suite.panel.setAttribute("role", "tabpanel");
@@ -649,7 +703,6 @@
   Array.prototype.forEach.call(document.querySelectorAll("thead button[data-sort]"), function (button) {
     button.disabled = false;
   });
-  Array.prototype.forEach.call(document.querySelectorAll("input[data-compare]"), function (box) { box.hidden = false; });
   if (sizeBox) sizeBox.hidden = !hasSizes;
   // The links to a long family's static pages are for readers without the script, which shows
   // every matching row here.
@@ -657,6 +710,12 @@
   if (!restore()) update();
   tablist.hidden = false;
   controls.hidden = false;
-  // The filter's index is made while the page is idle, so that the first keystroke finds it ready.
-  (window.requestIdleCallback || setTimeout)(haystack);
+  // The filter's index and the model's order are made while the page is idle, one a time, so that
+  // the first keystroke or sort finds them ready.
+  var idle = window.requestIdleCallback || setTimeout;
+  var chores = [haystack];
+  if (MODEL) chores.push(function () { ordering(MODEL, "asc"); });
+  (function next() {
+    if (chores.length) idle(function () { chores.shift()(); next(); });
+  })();
 })();
