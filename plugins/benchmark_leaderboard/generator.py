@@ -267,6 +267,10 @@ def _remove_stale(output_path: str, written: set[str]) -> None:
                     os.rmdir(os.path.join(folder, name))
                 except OSError:  # not empty
                     pass
+        try:
+            os.rmdir(top)  # an own folder this render wrote nothing into
+        except OSError:  # not empty, or not there
+            pass
 
 
 class _ProblemsOnOneLine(logging.Filter):
