@@ -519,18 +519,17 @@ def test_axe_finds_no_wcag_aa_violation_on_any_kind_of_page(pages, board, scheme
     axe = Axe()
     index = board["index"]
     found = {}
-    for path, action in [("index.html", None), ("index.html#suite-alpha", "controls"),
-                         ("index.html#suite-beta?q=nothing-matches", None),
-                         (f"compare.html#rows={index['p1']},{index['n2']},{index['b1']},{index['p4']}", None),
-                         (f"compare.html#rows={index['p1']},{index['b1']}", "differing"), ("compare.html", None),
-                         ("report/alpha/p4.report.html", None), ("report/beta/b1.report.html", None),
-                         ("suite/suite-alpha/2/2.html", None), ("ranking.html", None), ("schema.html", None),
-                         ("refresh.html", None), ("adding-reports.html", None)]:
+    # test_browser_page.py checks the index as it opens and with a filter that matches nothing.
+    for path, action in [("index.html#suite-alpha", "controls"),
+                         (f"compare.html#rows={index['p1']},{index['n2']},{index['b1']},{index['p4']}", "differing"),
+                         ("compare.html", None), ("report/beta/b1.report.html", None), ("suite/suite-alpha/2/2.html", None),
+                         ("ranking.html", None), ("schema.html", None), ("refresh.html", None), ("adding-reports.html", None)]:
         w = pages.open(path, color_scheme=scheme)
         if action == "controls":
             _every_control_shown(w.page, index)
-        elif action == "differing":
+        elif action == "differing":  # a line of equal values hidden
             w.page.check("[data-only-differing]")
+            assert w.page.locator("#compare tbody tr[hidden]").count() > 0
         results = axe.run(w.page, options=AXE_OPTIONS)
         assert results.response["testEngine"]["name"] == "axe-core"
         found[path + (action or "")] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"]]

@@ -174,7 +174,7 @@
 
     var tools = element("div", null, "compare-tools");
     rows.forEach(function (index) {
-      var remove = element("button", "Remove " + fields.model_name[index] + " on " + fields.device[index]);
+      var remove = element("button", "Remove " + fields.model_name[index] + " (" + fields.suite[index] + ", " + fields.device[index] + ")");
       remove.type = "button";
       remove.setAttribute("data-remove", String(index));
       tools.appendChild(remove);
