@@ -96,7 +96,7 @@ def test_rows_are_terse_and_show_exact_percentages_the_whole_hash_and_the_json_c
     body = html[html.index("<tbody>") + len("<tbody>\n"):html.index("</tbody>")]
     # The compare box (hidden until the script shows it), the rank, the model (on its suite's
     # frontier: it is the only row), its fixtures (3: thin evidence) and its size (unknown: empty).
-    assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" aria-label="Compare OpenMed/model-a on cpu" hidden>'
+    assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" autocomplete="off" aria-label="Compare OpenMed/model-a on cpu" hidden>'
                     '<td>1<th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
                     '<td>cpu<td>7.313<td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
                     '<td><td>v1.0.0<td>2026-06-14<td>' + HASH + '<td><a href="./reports/s/a.report.json">JSON</a>\n')

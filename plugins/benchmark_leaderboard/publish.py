@@ -91,8 +91,10 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     unknown), ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's
     Pareto frontier, else 0)) to its values in ranking order (row ``i`` is ``fields[name][i]``);
     ``columns`` is the table's columns (key, kind, searched, sortable) in the order of the cells;
-    ``suites`` names the suites, their anchors (the panels' ids and the compare-data files' names)
-    and their families in the order of the page's tabs and tables; ``thin_evidence`` and
+    ``published`` is a row's published fields in the schema's order (the compare page's lines and
+    the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
+    anchors (the panels' ids and the compare-data files' names) and their families in the order of
+    the page's tabs and tables; ``thin_evidence`` and
     ``page_rows`` are the build's settings. Escaped so that no report text can close a script
     element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which
     JSON and JavaScript read back unchanged."""
@@ -102,6 +104,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
                     for column in COLUMNS],
         "fields": fields,
+        "published": list(FIELDS),
         "row_count": len(rows),
         "schema_version": SCHEMA_VERSION,
         "sort": list(SORT),

@@ -20,8 +20,7 @@
   var anchorOf = {};
   data.suites.forEach(function (suite) { anchorOf[suite.name] = suite.anchor; });
   // The published fields in the schema's order, then what the page adds to a row.
-  var PUBLISHED = data.published || ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
-    "release_tag", "run_date", "reproducibility_hash", "report_path", "report_url"];
+  var PUBLISHED = data.published;
   var ADDED = ["fixture_count", "param_count", "frontier"].filter(function (name) { return fields[name]; });
   var PERCENT = {};
   data.columns.forEach(function (column) { if (column.kind === "percent") PERCENT[column.key] = true; });
