@@ -11,13 +11,15 @@ a single quote is put before it and the cell is quoted."""
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+import re
+from typing import Iterable, Iterator, Sequence
 
 from .fill import FIELDS, Row
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-NEEDS_QUOTES = (",", '"', "\r", "\n")
-LINE_END = "\r\n"
+HEADER = ",".join(FIELDS) + "\r\n"
+# A cell holding one of these is quoted.
+_NEEDS_QUOTES = re.compile(r'[",\r\n]').search
 # The CSV is written in pieces of about this many characters, never held whole.
 _PIECE = 1 << 18
 
@@ -29,17 +31,21 @@ def cell(value: object) -> str:
     text = str(value)
     if text.startswith(FORMULA_STARTS):
         return '"\'' + text.replace('"', '""') + '"'
-    if any(mark in text for mark in NEEDS_QUOTES):
+    if _NEEDS_QUOTES(text):
         return '"' + text.replace('"', '""') + '"'
     return text
 
 
-def csv_pieces(rows: Iterable[Row]) -> Iterator[bytes]:
-    """The CSV of ``rows``, header first, in pieces of UTF-8 bytes."""
-    buffer = [",".join(FIELDS) + LINE_END]
-    size = len(buffer[0])
-    for row in rows:
-        line = ",".join([cell(value) for value in row]) + LINE_END
+def csv_lines(rows: Iterable[Row]) -> list[str]:
+    """Each row's line, CRLF included: worked out once for leaderboard.csv and the suites' files."""
+    return [",".join([cell(value) for value in row]) + "\r\n" for row in rows]
+
+
+def csv_pieces(lines: Sequence[str], indices: Iterable[int] | None = None) -> Iterator[bytes]:
+    """The CSV of the rows whose ``lines`` are at ``indices`` (every row when None), header first,
+    in pieces of UTF-8 bytes."""
+    buffer, size = [HEADER], len(HEADER)
+    for line in (lines if indices is None else (lines[index] for index in indices)):
         buffer.append(line)
         size += len(line)
         if size >= _PIECE:
@@ -49,7 +55,8 @@ def csv_pieces(rows: Iterable[Row]) -> Iterator[bytes]:
 
 
 def csv_bytes(rows: Iterable[Row]) -> bytes:
-    return b"".join(csv_pieces(rows))
+    """The CSV of ``rows``, whole."""
+    return b"".join(csv_pieces(csv_lines(rows)))
 
 
 def suite_csv_path(anchor: str) -> str:

@@ -294,13 +294,18 @@ class BoardView:
         return pager(suite.anchor, family_number, page, len(family.rows), self.page_rows)
 
 
+def suite_rows(suite: Any) -> list[int]:
+    """A suite's rows, every family's, as indices of the global ranking in ranking order."""
+    return sorted(index for family in suite.families for index in family.rows)
+
+
 def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int) -> BoardView:
     rows = board.rows
     counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
     frontier = [0] * len(rows)
     charts = []
     for suite in board.suites:
-        indices = sorted(index for family in suite.families for index in family.rows)
+        indices = suite_rows(suite)
         chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks)
         for index in chart.frontier:
             frontier[index] = 1
