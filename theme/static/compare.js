@@ -21,9 +21,10 @@
   data.suites.forEach(function (suite) { anchorOf[suite.name] = suite.anchor; });
   // The published fields in the schema's order, then what the page adds to a row.
   var PUBLISHED = data.published;
-  var ADDED = ["fixture_count", "param_count", "frontier"].filter(function (name) { return fields[name]; });
-  var PERCENT = {};
-  data.columns.forEach(function (column) { if (column.kind === "percent") PERCENT[column.key] = true; });
+  var kindOf = {};
+  data.columns.forEach(function (column) { kindOf[column.key] = column.kind; });
+  var ADDED = data.columns.filter(function (column) { return column.kind === "count" || column.kind === "size"; })
+    .map(function (column) { return column.key; }).concat(fields.frontier ? ["frontier"] : []);
   // Which value of a ranked metric is better: the ranking's directions, and F1's (higher), which is
   // shown but never ranks.
   var BETTER = { f1: "higher" };
@@ -78,8 +79,8 @@
   // metric number as its report writes it.
   function shownField(name, index) {
     var value = name === "report_url" ? common.reportUrl(fields.report_path[index]) : fields[name][index];
-    if (PERCENT[name]) return common.percent(value) + "%";
-    if (name === "param_count") return value === null ? "unknown" : (fields.size ? fields.size[index] + " (" : "") + value + (fields.size ? ")" : "");
+    if (kindOf[name] === "percent") return common.percent(value) + "%";
+    if (kindOf[name] === "size") return value === null ? "unknown" : (fields.size ? fields.size[index] + " (" : "") + value + (fields.size ? ")" : "");
     if (name === "frontier") return value ? "yes" : "no";
     return value === null || value === undefined ? "" : String(value);
   }
@@ -217,8 +218,9 @@
     box.appendChild(table("Metrics", keys, function (key) {
       return rows.map(function (index) {
         var metrics = metricsOf(fields.suite[index]);
-        var values = metrics ? metrics.rows[String(index)] : null;
-        var at = metrics ? metrics.keys.indexOf(key) : -1;
+        if (!metrics) return "not loaded";
+        var values = metrics.rows[String(index)];
+        var at = metrics.keys.indexOf(key);
         return shownMetric(values && at !== -1 ? values[at] : undefined);
       });
     }, false));

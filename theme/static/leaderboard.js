@@ -38,8 +38,6 @@
   var compareClear = controls.querySelector("[data-compare-clear]");
   var compareStatus = document.getElementById("compare-status");
   var compareBase = compareLink ? compareLink.getAttribute("href") : "";
-  var SIZE = "param_count";
-  var hasSizes = Array.isArray(fields[SIZE]);
 
   var cellOf = {};  // a column's key -> the position of its cell in a row
   var kindAt = {};  // a kind -> the position of its (first) column
@@ -47,6 +45,9 @@
     cellOf[column.key] = cell;
     if (!(column.kind in kindAt)) kindAt[column.kind] = cell;
   });
+  // The size filter reads the size column's field (a parameter count, null when unknown).
+  var SIZE = "size" in kindAt ? columns[kindAt.size].key : null;
+  var hasSizes = SIZE !== null && Array.isArray(fields[SIZE]);
   var rankKey = "rank" in kindAt ? columns[kindAt.rank].key : null;
   var selectCell = "select" in kindAt ? kindAt.select : -1;
 
