@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from functools import lru_cache
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .versions import version_key
 
 if TYPE_CHECKING:
     from .pipeline import Leaderboard
@@ -225,13 +225,6 @@ def model_attributes(manifest_row: dict[str, Any] | None) -> list[tuple[str, str
     return found
 
 
-def version_key(tag: str) -> tuple[Any, ...]:
-    """Release tags in version order: runs of digits compare as numbers (v3.10.0 after v3.9.0),
-    the rest ignoring case; equal keys fall back to the tag itself."""
-    parts = re.split(r"(\d+)", tag.casefold())
-    return tuple(int(part) if number % 2 else part for number, part in enumerate(parts)) + (tag,)
-
-
 @dataclass(frozen=True, slots=True)
 class Pager:
     """One page of a family's rows: page 1 is on the index, the others under ``suite/``."""
@@ -281,7 +274,7 @@ class BoardView:
     page_rows: int  # a family table's rows a page
     chart_marks: int  # a chart marks each row up to this many rows
     charts: tuple[Chart, ...]  # by suite
-    release_tags: tuple[str, ...]  # every release tag of the rows, in version order
+    release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
 
     @property
@@ -319,6 +312,6 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         page_rows=page_rows,
         chart_marks=chart_marks,
         charts=tuple(charts),
-        release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_key)),
+        release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),
         latest_run=max(row.run_date for row in rows),
     )
