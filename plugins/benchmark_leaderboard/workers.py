@@ -47,9 +47,17 @@ def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, worker
     # to every object's header and so copy every page the workers share with this process.
     gc.freeze()
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(min(workers, len(tasks)), initializer=_started, initargs=(os.getpid(),)) as pool:
-            return pool.map(_call, [(function, task) for task in tasks], chunksize=1)
+        pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), initializer=_started,
+                                                        initargs=(os.getpid(),))
+        try:
+            results = pool.map(_call, [(function, task) for task in tasks], chunksize=1)
+            pool.close()  # done: the workers are told to stop, and exit by themselves
+        except BaseException:
+            pool.terminate()  # failed or interrupted: the workers are ended where they are
+            raise
+        finally:
+            pool.join()
+        return results
     finally:
         _shared = None
         gc.unfreeze()
