@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from leaderboard_tools.preview import serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -119,3 +121,24 @@ class Pages:
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+
+
+# Fixtures of a browser test module that has a module-scoped ``site`` fixture (the built site):
+# the module imports these three by name.
+@pytest.fixture(scope="module")
+def base_url(site):
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launch(pytest.importorskip("playwright.sync_api")) as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def pages(browser, base_url):
+    opened = Pages(browser, base_url)
+    yield opened
+    opened.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import Pages, build_site, launch, serve, write_manifest
+from browser_support import base_url, browser, build_site, pages, write_manifest  # noqa: F401 - fixtures
 from conftest import report, write_archive
 
 pytestmark = pytest.mark.browser
@@ -52,23 +52,6 @@ def rows(site) -> list[dict]:
     return json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
 
 
-@pytest.fixture(scope="module")
-def base_url(site):
-    with serve(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch(playwright_api) as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def pages(browser, base_url):
-    opened = Pages(browser, base_url)
-    yield opened
-    opened.close()
 
 
 def family_rows(rows: list[dict], suite: str, family: str) -> list[int]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import AXE_OPTIONS, Pages, build_site, launch, serve, write_manifest
+from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, write_manifest  # noqa: F401 - fixtures
 from benchmark_leaderboard.fill import FIELDS
 from conftest import report, write_archive
 
@@ -74,23 +74,6 @@ def board(site) -> dict:
     return document
 
 
-@pytest.fixture(scope="module")
-def base_url(site):
-    with serve(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch(playwright_api) as chromium:
-        yield chromium
-
-
-@pytest.fixture
-def pages(browser, base_url):
-    opened = Pages(browser, base_url)
-    yield opened
-    opened.close()
 
 
 # The shown tables of a panel: for each family shown, its heading and its rows, each row its cells'

@@ -59,7 +59,7 @@ FOUND = [
     'planted.py:5: a path joined with .. and shared: HERE_UP = os.path.join(HERE, "{up}", "{sibling}")',
     "planted.py:6: the checkout's parent folder: PARENT = os.path.{dirname}(HERE)",
 ]
-TOKENS = {"up": "..", "sibling": "shared", "parent": ".parent", "work": "work", "dirname": "dirname"}
+TOKENS = {"up": "..", "sibling": "sha" "red", "parent": ".parent", "work": "work", "dirname": "dirname"}
 
 
 def test_the_scan_finds_every_way_of_naming_a_path_outside():
