@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-from .problems import Problem
+from .problems import BuildFailed, Problem
 
 # An object with one of these keys is a report candidate even when its name does not say so.
 REPORT_KEYS = frozenset({"suite", "model_name", "fixture_count", "metrics"})
@@ -186,7 +186,8 @@ def archive_problems(paths: list[str], candidates: int, problems: int) -> list[P
 
 
 def checked_root(root: str) -> str:
-    """``root``, once it is known to be a folder; raises ``FileNotFoundError`` or ``NotADirectoryError``."""
+    """``root``, once it is known to be a folder; the build stops with one line when it is not."""
     if not os.path.isdir(root):
-        raise NotADirectoryError(root) if os.path.exists(root) else FileNotFoundError(root)
+        raise BuildFailed(f"the reports folder {root} is not a folder" if os.path.exists(root)
+                          else f"the reports folder {root} does not exist")
     return root

@@ -16,8 +16,8 @@ from . import validate, workers
 from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
-from .problems import BuildFailed, BuildRefused, Problem
-from .publish import document_view, report_copy
+from .problems import BuildRefused, Problem
+from .publish import document_view, leaderboard_json, report_copy
 from .rank import Standing, Suite, group, rank, standing
 from .settings import Options
 
@@ -53,12 +53,7 @@ class _Checked:
 
 
 def read_leaderboard(options: Options) -> Leaderboard:
-    try:
-        root = checked_root(options.reports_dir)
-    except FileNotFoundError:
-        raise BuildFailed(f"the reports folder {options.reports_dir} does not exist") from None
-    except NotADirectoryError:
-        raise BuildFailed(f"the reports folder {options.reports_dir} is not a folder") from None
+    root = checked_root(options.reports_dir)
     paths, path_problems = json_paths(root)
     manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
                                                 key=options.manifest_key)
@@ -91,8 +86,6 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
 
 
 def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
-    from .publish import leaderboard_json
-
     return json.loads(b"".join(leaderboard_json(rows, suites)))
 
 
