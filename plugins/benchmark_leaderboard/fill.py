@@ -48,13 +48,12 @@ FIELDS = Row._fields
 
 class Filled(NamedTuple):
     """A row and what the build knows of its report beyond the row: where each field came from
-    (``sources``, in ``FIELDS`` order), the report's fixture count, and its canonical copy (the
-    bytes published under ``reports/``, made from the very bytes that were checked)."""
+    (``sources``, in ``FIELDS`` order) and the report's fixture count. (Its canonical copy is kept
+    by the pipeline, with every other copy, in one block of bytes.)"""
 
     row: Row
     sources: tuple[str, ...]
     fixture_count: int
-    copy: bytes
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
@@ -106,8 +105,7 @@ def run_date(value: str) -> str | None:
         return None
 
 
-def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
-             copy: bytes = b"") -> tuple[Filled | None, list[Problem]]:
+def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) -> tuple[Filled | None, list[Problem]]:
     """The row of one candidate, or the problems that keep it from being published."""
     payload = candidate.payload
     file = candidate.path
@@ -184,7 +182,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None,
         fields[name] = sys.intern(fields[name])
     row = Row(**fields)
     where = tuple(sources[name] for name in FIELDS)
-    return Filled(row, _SOURCES.setdefault(where, where), payload.get("fixture_count"), copy), problems
+    return Filled(row, _SOURCES.setdefault(where, where), payload.get("fixture_count")), problems
 
 
 _SHARED_VALUES = ("suite", "model_family", "device", "release_tag", "run_date")

@@ -2,12 +2,18 @@
 
 ``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
 immutable ``Leaderboard``, or raises ``BuildRefused`` with every problem of the archive and the
-manifest. It writes nothing and leaves nothing running."""
+manifest. It writes nothing and leaves nothing running.
+
+The canonical copies (what ``reports/`` publishes, made from the very bytes that were checked) are
+kept as one block of bytes with each row's bounds in it, not as an object a row: the processes that
+write the pages read their slices of the block without writing to it, so its memory stays shared
+with the build's own process instead of being copied into each of them."""
 
 from __future__ import annotations
 
 import json
 import sys
+from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -18,7 +24,7 @@ from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .publish import document_view, leaderboard_json, report_copy
-from .rank import Standing, Suite, group, rank, standing
+from .rank import Standing, Suite, group, rank_key, standing
 from .settings import Options
 
 
@@ -33,6 +39,9 @@ class Leaderboard:
     files_read: int
     reports_dir: str
     manifest: Manifest
+    copies: bytes  # every row's canonical copy, one after another
+    copy_bounds: array  # row ``i``'s copy is ``copies[copy_bounds[i]:copy_bounds[i] + copy_sizes[i]]``
+    copy_sizes: array
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,8 @@ class _Checked:
 
     candidates: int
     filled: list[Filled]
+    copies: bytes  # the canonical copy of each of ``filled``, one after another
+    copy_sizes: array  # the length of each
     rows_valid: bool  # every row already passes the leaderboard schema's row definition
     problems: list[Problem]
 
@@ -61,27 +72,41 @@ def read_leaderboard(options: Options) -> Leaderboard:
     parts = workers.run(_check, workers.chunks(paths, options.workers), job, options.workers)
     file_problems = path_problems + [problem for part in parts for problem in part.problems]
     candidates = sum(part.candidates for part in parts)
+    rows_valid = all(part.rows_valid for part in parts)
     # The manifest's problems first (whatever the file is called), then the archive's, in path order.
     problems = manifest_problems + sorted(set(file_problems + archive_problems(paths, candidates, len(file_problems))))
     if problems:
         raise BuildRefused(problems)
-    ranked = rank(filled for part in parts for filled in part.filled)
+    copies = b"".join(part.copies for part in parts)
+    numbered, start = [], 0  # each row with where its copy starts in ``copies``, and its size
+    for part in parts:
+        for filled, size in zip(part.filled, part.copy_sizes):
+            numbered.append((filled, start, size))
+            start += size
+    del parts
+    numbered.sort(key=lambda item: rank_key(item[0]))
+    ranked = tuple(item[0] for item in numbered)
+    copy_bounds = array("Q", (item[1] for item in numbered))
+    copy_sizes = array("Q", (item[2] for item in numbered))
+    del numbered
     rows = tuple(filled.row for filled in ranked)
     suites = group(ranked)
     # What is written is checked against the schema it is published with, before anything is.
-    if not all(part.rows_valid for part in parts):
+    if not rows_valid:
         raise BuildRefused(validate.leaderboard_problems(_whole_document(rows, suites)))
     document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
-    return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest)
+    return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest, copies, copy_bounds,
+                       copy_sizes)
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
     """The report of the row at ``index`` of the ranking, as published: its JSON and its canonical
     copy. The build keeps only the copy's bytes (compact beside the parsed report) and reads the
     report back from them for its page."""
-    copy = board.ranked[index].copy
+    start = board.copy_bounds[index]
+    copy = board.copies[start:start + board.copy_sizes[index]]
     return json.loads(copy), copy
 
 
@@ -92,6 +117,7 @@ def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[st
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
     """Read, validate and fill the files at ``paths``; each file's result depends on it alone."""
     filled: list[Filled] = []
+    copies: list[bytes] = []
     problems: list[Problem] = []
     candidates = 0
     with room_for_nesting():
@@ -113,11 +139,13 @@ def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
             except UnicodeEncodeError:
                 problems.append(Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
                 copy = None
-            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag, copy)
+            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag)
             problems += found
             if row is not None and copy is not None:
                 filled.append(row)
-    return _Checked(candidates, filled, validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
+                copies.append(copy)
+    return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)),
+                    validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
 
 
 @contextmanager

@@ -26,10 +26,6 @@ def rank_key(filled: Filled) -> tuple[Any, ...]:
     )
 
 
-def rank(rows: Iterable[Filled]) -> tuple[Filled, ...]:
-    return tuple(sorted(rows, key=rank_key))
-
-
 @dataclass(frozen=True)
 class Family:
     name: str
