@@ -4,12 +4,12 @@ in ``generate_output``.
 ``generate_context`` reads and decides: it checks that the output may be written, reads the archive
 (``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
 what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
-running. ``generate_output`` writes every file through ``SiteWriter``: leaderboard.json and the
-schemas here; in worker processes the index, the pages of long families, the compare page, the
-page's data file, each suite's metrics for comparing, the CSV downloads, and the report copies and
-pages, each page rendered with the context as it is then (other plugins may have added to it); then it announces
-every file with ``content_written``, removes what an earlier render in the same folder wrote and
-this one did not, and writes the render's marker last."""
+running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
+processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
+the pages of long families, each suite's metrics for comparing, and the report copies and pages,
+each page rendered with the context as it is then (other plugins may have added to it); then it
+announces every file with ``content_written``, removes what an earlier render in the same folder
+wrote and this one did not, and writes the render's marker last."""
 
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 from urllib.parse import quote
 
+from markupsafe import Markup
 from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
@@ -117,12 +118,16 @@ class LeaderboardGenerator(Generator):
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
         job = _PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
-                       self.env.get_template("columns.css"), dict(self.context), self.settings["RELATIVE_URLS"], site)
-        # The heaviest first (the index), so that no worker starts it last.
-        tasks: list[Any] = ["index"]
+                       self.env.get_template("columns.css"),
+                       tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
+                       dict(self.context), self.settings["RELATIVE_URLS"], site)
+        # The files made of every row first, in one task: one worker reads all the rows, the others
+        # only those of their own tasks, so that fewer of the pages they share with this process are
+        # copied into them (reading an object writes its reference count).
+        tasks: list[Any] = ["whole", "index"]
         tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f, family in enumerate(suite.families)
                   if len(family.rows) > self.view.page_rows]
-        tasks += ["data", "downloads"] + [("compare", s) for s in range(len(board.suites))]
+        tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
         if self.changes is not None:
@@ -131,7 +136,6 @@ class LeaderboardGenerator(Generator):
             written.append(site.write(PREVIOUS_COPY, self.changes.previous_bytes))
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
-        written.append(site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)))
         if self.in_place:
             _remove_stale(self.output_path, set(written))
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
@@ -153,25 +157,27 @@ class _PageJob:
     family_template: Any
     compare_template: Any
     columns_template: Any
+    chrome_templates: tuple[Any, ...]  # site_head.html, site_header.html and site_footer.html
     context: dict[str, Any]
     relative_urls: bool
     site: SiteWriter
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
-    """Write one part of the site: ``"index"``; ``("pages", suite, family)``, a long family's pages
-    after the first; ``"data"``, the page's data file and the compare page; ``"downloads"``, the
-    CSV files; ``("compare", suite)``, a suite's metrics; or the copies and pages of a range of rows."""
+    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json, the
+    page's data file and the CSV downloads) and the compare page; ``"index"``; ``("pages", suite,
+    family)``, a long family's pages after the first; ``("compare", suite)``, a suite's metrics; or
+    the copies and pages of a range of rows."""
     board, view = job.board, job.view
     if task == "index":
         return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view),
                 _render(job, job.columns_template, "theme/columns.css")]
-    if task == "data":
-        return [job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
-                _render(job, job.compare_template, "compare.html", page_name="compare")]
-    if task == "downloads":
+    if task == "whole":
+        written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+                   job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+                   _render(job, job.compare_template, "compare.html", page_name="compare")]
         lines = csv_lines(board.rows)
-        written = [job.site.write_pieces("leaderboard.csv", csv_pieces(lines))]
+        written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
         for suite in board.suites:
             indices = suite_rows(suite)
             written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
@@ -204,22 +210,38 @@ def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) ->
 
 
 def _render(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
-    """Render ``template`` with the site's context, as Pelican's writer would (a SITEURL relative
-    to the page when the site uses relative URLs), and write it as ``save_as``."""
+    """Render ``template`` as ``_rendered`` does and write it as ``save_as``."""
+    return job.site.write(save_as, _rendered(job, template, save_as, **variables).encode("utf-8"))
+
+
+def _rendered(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
+    """``template`` rendered with the site's context for the page ``save_as``, as Pelican's writer
+    would (a SITEURL relative to the page when the site uses relative URLs)."""
     context = template.new_context(job.context, shared=True)
     local = context.vars
     local.update(output_file=save_as, **variables)
     if job.relative_urls:
         local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(save_as))
-    html = template.environment.concat(template.root_render_func(context))
-    return job.site.write(save_as, html.encode("utf-8"))
+    return template.environment.concat(template.root_render_func(context))
+
+
+class _Chrome(NamedTuple):
+    """The parts of a report page that are the same on every page of its folder, rendered once."""
+
+    head: Markup
+    header: Markup
+    footer: Markup
+
+
+def _chrome(job: _PageJob, save_as: str) -> _Chrome:
+    return _Chrome(*(Markup(_rendered(job, template, save_as)) for template in job.chrome_templates))
 
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     """The canonical copy and the page of each row at ``indices``."""
     board = job.board
     written: list[str] = []
-    site_urls: dict[str, str] = {}
+    folders: dict[str, tuple[str, _Chrome]] = {}  # a folder's SITEURL and chrome
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
@@ -236,12 +258,13 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             template = job.report_template
             context = template.new_context(job.context, shared=True)
             local = context.vars
-            local.update(output_file=save_as, url=page.url, page=page, report=details)
+            folder = os.path.dirname(save_as)
+            if folder not in folders:
+                folders[folder] = (path_to_url(get_relative_path(save_as)), _chrome(job, save_as))
+            site_url, chrome = folders[folder]
+            local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome)
             if job.relative_urls:
-                folder = os.path.dirname(save_as)
-                if folder not in site_urls:
-                    site_urls[folder] = path_to_url(get_relative_path(save_as))
-                local["SITEURL"] = local["localsiteurl"] = site_urls[folder]
+                local["SITEURL"] = local["localsiteurl"] = site_url
             html = template.environment.concat(template.root_render_func(context))
             written.append(job.site.write(save_as, html.encode("utf-8")))
     return written
