@@ -26,12 +26,13 @@ class SiteWriter:
         self.previous = os.path.abspath(previous) if previous else None
         self.in_place = self.previous == self.output_path
         self._folders: set[str] = set()
+        self._joined_folders: dict[tuple[str, str], str] = {}
 
     def write(self, relative: str, data: bytes) -> str:
         """Write ``data`` as ``relative`` (a POSIX path inside the output); returns ``relative``."""
-        target = sanitised_join(self.output_path, relative)
+        target = self._joined(self.output_path, relative)
         if self.previous is not None:
-            old = sanitised_join(self.previous, relative)
+            old = self._joined(self.previous, relative)
             if _holds(old, data):
                 if self.in_place:
                     return relative
@@ -55,6 +56,18 @@ class SiteWriter:
             _unlink_link(target)
         _write(target, pieces)
         return relative
+
+    def _joined(self, root: str, relative: str) -> str:
+        """``sanitised_join(root, relative)``, the folder of ``relative`` sanitised once for all the
+        files written into it."""
+        folder, _, name = relative.rpartition("/")
+        if name in ("", ".", ".."):
+            return sanitised_join(root, relative)
+        key = (root, folder)
+        joined = self._joined_folders.get(key)
+        if joined is None:
+            joined = self._joined_folders[key] = sanitised_join(root, folder) if folder else os.path.abspath(root)
+        return os.path.join(joined, name)
 
     def _folder(self, target: str) -> None:
         folder = os.path.dirname(target)
