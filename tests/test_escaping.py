@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import report, run_invoke
 
+from benchmark_leaderboard.publish import unpacked
+
 HOSTILE = "<img src=x onerror=alert(1)>&amp; \"q\" 'a' </script><!-- \u2028 \u2029 --> <x-evil onclick=\"x()\">"
 FIELDS = ("suite", "model_family", "model_name", "device", "release_tag")
 
@@ -130,7 +132,7 @@ def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
     assert not re.search(r"[<>&\u2028\u2029]", script)  # no report text can close a script or open a comment
     data = json.loads(script.removeprefix("window.leaderboardData = ").removesuffix(";\n"))
     leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
-    for field, column in data["fields"].items():
+    for field, column in unpacked(data).items():
         if field not in ("fixture_count", "frontier", "param_count", "size"):
             assert column == [row[field] for row in leaderboard["rows"]], field
     hostile_row = next(row for row in leaderboard["rows"] if row["report_path"] == name)

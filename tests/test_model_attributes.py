@@ -14,6 +14,7 @@ import pytest
 from conftest import HASH, SETTINGS, report, write_archive
 from core_support import write_manifest
 
+from benchmark_leaderboard.publish import unpacked
 from benchmark_leaderboard.view import model_attributes, size_text
 from leaderboard_tools.runner import build
 
@@ -42,7 +43,9 @@ def model_section(html: str) -> str | None:
 
 def page_data(site: Path) -> dict:
     text = (site / "leaderboard-data.js").read_text(encoding="utf-8")
-    return json.loads(text.removeprefix("window.leaderboardData = ").removesuffix(";\n"))
+    data = json.loads(text.removeprefix("window.leaderboardData = ").removesuffix(";\n"))
+    data["fields"] = unpacked(data)  # each column packed, read back as its list of values
+    return data
 
 
 def cells(html: str, report_path: str) -> list[str]:

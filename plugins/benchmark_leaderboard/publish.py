@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
@@ -85,17 +86,110 @@ def report_copy(payload: Any) -> bytes:
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+# A packed column's entry numbers: fixed-width digits of this alphabet, none of which JSON escapes.
+DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+
+def _key(value: Any) -> tuple[Any, ...]:
+    """What makes two values one entry of a column's table: equal and of one type (1, 1.0 and True
+    differ), and for floats of one sign (-0.0 and 0.0 are written differently)."""
+    if type(value) is float:
+        return (float, value, math.copysign(1.0, value))
+    return (type(value), value)
+
+
+def _separator(entries: list[str]) -> str:
+    """A character that no entry holds, to join them with: a control character or one of the
+    private use area, none of which has a case (lower-casing the joined text keeps every entry's
+    bounds)."""
+    held = set().union(*map(set, entries)) if entries else set()
+    for code in (*range(0x0A, 0x20), *range(0x01, 0x0A), *range(0xE000, 0xF900)):
+        if chr(code) not in held:
+            return chr(code)
+    raise ValueError("every separator character occurs in the column")  # more than 6,400 distinct characters
+
+
+def _common_suffix(entries: list[str]) -> str:
+    reversed_prefix = os.path.commonprefix([entry[::-1] for entry in entries])
+    return reversed_prefix[::-1]
+
+
+def pack_column(values: list[Any]) -> dict[str, Any]:
+    """A column of the page's data, compact and cheap to read: its distinct values once each, in
+    order of first appearance (``values``, a list; or, when they are all text, ``text``: them joined
+    by ``sep``, a character none holds, after taking off ``affix``, the prefix and suffix they all
+    share), and each row's entry number in ``index``, ``width`` digits of ``DIGITS`` a row, most
+    significant first (an empty ``index`` and ``width`` 0: row ``i`` is entry ``i``, or entry 0 when
+    there is one entry). A page reads a few long strings instead of a value a row: far less to
+    parse."""
+    table: list[Any] = []
+    number: dict[tuple[Any, ...], int] = {}
+    codes: list[int] = []
+    for value in values:
+        key = _key(value)
+        code = number.get(key)
+        if code is None:
+            code = number[key] = len(table)
+            table.append(value)
+        codes.append(code)
+    column: dict[str, Any]
+    if table and all(type(value) is str for value in table):
+        prefix = os.path.commonprefix(table)
+        cut = [value[len(prefix):] for value in table]
+        suffix = _common_suffix(cut)
+        entries = [value[:len(value) - len(suffix)] for value in cut] if suffix else cut
+        sep = _separator(entries)
+        column = {"affix": [prefix, suffix], "sep": sep, "text": sep.join(entries)}
+    else:
+        column = {"values": table}
+    if len(table) == len(values) or len(table) == 1:  # every row its own entry, in row order, or all one
+        column.update(index="", width=0)
+        return column
+    width = 1
+    while len(DIGITS) ** width < len(table):
+        width += 1
+    spelled = ["".join(DIGITS[(code // len(DIGITS) ** place) % len(DIGITS)] for place in reversed(range(width)))
+               for code in range(len(table))]
+    column.update(index="".join(spelled[code] for code in codes), width=width)
+    return column
+
+
+def unpack_column(column: dict[str, Any], row_count: int) -> list[Any]:
+    """A packed column's values in row order: what the page's script reads back from it."""
+    if "values" in column:
+        table = list(column["values"])
+    else:
+        prefix, suffix = column["affix"]
+        table = [prefix + entry + suffix for entry in column["text"].split(column["sep"])]
+    width = column["width"]
+    if not width:
+        return table * row_count if len(table) == 1 else table[:row_count]
+    index = column["index"]
+    result = []
+    for at in range(0, len(index), width):
+        code = 0
+        for digit in index[at:at + width]:
+            code = code * len(DIGITS) + DIGITS.index(digit)
+        result.append(table[code])
+    return result
+
+
+def unpacked(data: dict[str, Any]) -> dict[str, list[Any]]:
+    """The page's data's ``fields``, every column as its list of values in ranking order."""
+    return {name: unpack_column(column, data["row_count"]) for name, column in data["fields"].items()}
+
+
 def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView | None" = None) -> str:
     """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
     ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when
     unknown), ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's
-    Pareto frontier, else 0)) to its values in ranking order (row ``i`` is ``fields[name][i]``);
-    ``columns`` is the table's columns (key, kind, searched, sortable) in the order of the cells;
-    ``published`` is a row's published fields in the schema's order (the compare page's lines and
-    the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
-    anchors (the panels' ids and the compare-data files' names) and their families in the order of
-    the page's tabs and tables; ``thin_evidence`` and
-    ``page_rows`` are the build's settings. Escaped so that no report text can close a script
+    Pareto frontier, else 0)) to its values in ranking order, each packed (``pack_column``: row
+    ``i``'s value is ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind,
+    searched, sortable) in the order of the cells; ``published`` is a row's published fields in
+    the schema's order (the compare page's lines and the columns of the CSV the page makes of the
+    rows shown); ``suites`` names the suites, their anchors (the panels' ids and the compare-data
+    files' names) and their families in the order of the page's tabs and tables; ``thin_evidence``
+    and ``page_rows`` are the build's settings. Escaped so that no report text can close a script
     element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which
     JSON and JavaScript read back unchanged."""
     index = {name: position for position, name in enumerate(FIELDS)}
@@ -115,6 +209,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update(fixture_count=list(view.fixture_count), param_count=list(view.param_count),
                       size=list(view.size), frontier=list(view.frontier))
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows)
+    data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 
 

@@ -13,8 +13,12 @@
   var dataScript = document.querySelector("script[src$=\"leaderboard-data.js\"]");
   if (!common || !data || !view || !dataScript) return;
 
-  var fields = data.fields;
   var rowCount = data.row_count;
+  // A row's value of a field of the data (read from its column, not decoding the whole column).
+  function field(name, index) {
+    var column = common.column(name);
+    return column ? column.value(index) : undefined;
+  }
   // Links are relative to the site, whose root is where the data file is.
   var base = dataScript.getAttribute("src").slice(0, -"leaderboard-data.js".length);
   var anchorOf = {};
@@ -24,7 +28,7 @@
   var kindOf = {};
   data.columns.forEach(function (column) { kindOf[column.key] = column.kind; });
   var ADDED = data.columns.filter(function (column) { return column.kind === "count" || column.kind === "size"; })
-    .map(function (column) { return column.key; }).concat(fields.frontier ? ["frontier"] : []);
+    .map(function (column) { return column.key; }).concat(common.column("frontier") ? ["frontier"] : []);
   // Which value of a ranked metric is better: the ranking's directions, and F1's (higher), which is
   // shown but never ranks.
   var BETTER = { f1: "higher" };
@@ -78,9 +82,9 @@
   // A value as the compare page writes it: a ranked fraction as a percentage, the size short, a
   // metric number as its report writes it.
   function shownField(name, index) {
-    var value = name === "report_url" ? common.reportUrl(fields.report_path[index]) : fields[name][index];
+    var value = name === "report_url" ? common.reportUrl(field("report_path", index)) : field(name, index);
     if (kindOf[name] === "percent") return common.percent(value) + "%";
-    if (kindOf[name] === "size") return value === null ? "unknown" : (fields.size ? fields.size[index] + " (" : "") + value + (fields.size ? ")" : "");
+    if (kindOf[name] === "size") return value === null ? "unknown" : (common.column("size") ? field("size", index) + " (" : "") + value + (common.column("size") ? ")" : "");
     if (name === "frontier") return value ? "yes" : "no";
     return value === null || value === undefined ? "" : String(value);
   }
@@ -110,10 +114,10 @@
     rows.forEach(function (index) {
       var th = element("th");
       th.scope = "col";
-      var link = element("a", fields.model_name[index]);
-      link.href = base + common.reportPageUrl(fields.report_path[index]);
+      var link = element("a", field("model_name", index));
+      link.href = base + common.reportPageUrl(field("report_path", index));
       th.appendChild(link);
-      th.appendChild(element("span", fields.suite[index] + " \u00b7 " + fields.device[index], "muted which"));
+      th.appendChild(element("span", field("suite", index) + " \u00b7 " + field("device", index), "muted which"));
       head.appendChild(th);
     });
     var body = tableElement.createTBody();
@@ -132,13 +136,13 @@
       tr.appendChild(header);
       var best = null;
       if (better && BETTER[name] && differs && known.length === texts.length) {
-        var numbers = rows.map(function (index) { return fields[name][index]; });
+        var numbers = rows.map(function (index) { return field(name, index); });
         best = BETTER[name] === "lower" ? Math.min.apply(null, numbers) : Math.max.apply(null, numbers);
         header.append(" ", element("span", "(" + BETTER[name] + " is better)", "muted"));
       }
       texts.forEach(function (text, n) {
         var td = element("td", text === null ? "not in this report" : text, text === null ? "muted" : "");
-        if (best !== null && fields[name][rows[n]] === best) {
+        if (best !== null && field(name, rows[n]) === best) {
           td.className = "best";
           td.append(" ", element("span", "best", "badge best"));
         }
@@ -174,7 +178,7 @@
 
     var tools = element("div", null, "compare-tools");
     rows.forEach(function (index) {
-      var remove = element("button", "Remove " + fields.model_name[index] + " (" + fields.suite[index] + ", " + fields.device[index] + ")");
+      var remove = element("button", "Remove " + field("model_name", index) + " (" + field("suite", index) + ", " + field("device", index) + ")");
       remove.type = "button";
       remove.setAttribute("data-remove", String(index));
       tools.appendChild(remove);
@@ -195,7 +199,7 @@
     }, true));
 
     var suites = [];
-    rows.forEach(function (index) { if (suites.indexOf(fields.suite[index]) === -1) suites.push(fields.suite[index]); });
+    rows.forEach(function (index) { if (suites.indexOf(field("suite", index)) === -1) suites.push(field("suite", index)); });
     var metricsBox = element("div");
     view.appendChild(metricsBox);
     var pending = suites.length;
@@ -217,7 +221,7 @@
     if (missing.length) box.appendChild(element("p", "The metrics of " + missing.join(", ") + " could not be loaded.", "problem"));
     box.appendChild(table("Metrics", keys, function (key) {
       return rows.map(function (index) {
-        var metrics = metricsOf(fields.suite[index]);
+        var metrics = metricsOf(field("suite", index));
         if (!metrics) return "not loaded";
         var values = metrics.rows[String(index)];
         var at = metrics.keys.indexOf(key);

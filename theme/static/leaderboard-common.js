@@ -1,7 +1,8 @@
 // What the scripts of the leaderboard and compare pages share: how the site writes a value, the same
 // text as the build writes (a percentage as the tables show it, a number as leaderboard.json writes
 // it, a URL quoted as the build quotes it, a CSV line as leaderboard.csv writes it), so that a row
-// the page makes reads exactly like a row the build made; and how many rows a comparison holds.
+// the page makes reads exactly like a row the build made; how many rows a comparison holds; and how
+// the page's data file (window.leaderboardData) is read.
 (function () {
   "use strict";
 
@@ -84,9 +85,152 @@
     return lines.join("\r\n") + "\r\n";
   }
 
+  // A packed column of the page's data (publish.py's pack_column): its distinct values once each
+  // (a list, or text joined by a separator none holds, without the prefix and suffix they all
+  // share) and each row's entry number, fixed-width digits of DIGITS (none: row i is entry i, or
+  // entry 0 when there is one). Nothing is decoded, split or copied until asked for: a row's value
+  // is cut from the text when needed.
+  var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+  var DIGIT = new Int32Array(128);
+  for (var d = 0; d < DIGITS.length; d++) DIGIT[DIGITS.charCodeAt(d)] = d;
+
+  // Where each entry of text joined by `sep` starts, and after the last one where a next would.
+  function starts(text, sep) {
+    var found = [0];
+    for (var at = text.indexOf(sep); at !== -1; at = text.indexOf(sep, at + 1)) found.push(at + 1);
+    found.push(text.length + 1);
+    return Int32Array.from(found);
+  }
+
+  function Column(packed, rowCount, index) {
+    this.rowCount = rowCount;
+    this.list = packed.values || null;  // the entries, once known
+    this.text = this.list ? null : packed.text;
+    this.sep = packed.sep;
+    this.prefix = packed.affix ? packed.affix[0] : "";
+    this.suffix = packed.affix ? packed.affix[1] : "";
+    this.bounds = null;
+    this.lower = null;  // the entries as the filter reads them
+    this.index = index || null;  // each row's entry number, once decoded
+    this.digits = index ? "" : packed.index || "";
+    this.width = index ? 0 : packed.width || 0;
+    this.identity = false;
+  }
+  // Each row's entry number, or null when row i is entry i.
+  Column.prototype.codes = function () {
+    if (this.index || this.identity) return this.index;
+    if (!this.width && !(this.count() === 1 && this.rowCount > 1)) {
+      this.identity = true;
+      return null;
+    }
+    var codes = new Int32Array(this.rowCount), width = this.width, digits = this.digits;
+    for (var r = 0, at = 0; width && r < this.rowCount; r++) {
+      var code = 0;
+      for (var w = 0; w < width; w++) code = code * DIGITS.length + DIGIT[digits.charCodeAt(at++)];
+      codes[r] = code;
+    }
+    this.index = codes;
+    return codes;
+  };
+  // Row r's entry number.
+  Column.prototype.at = function (r) {
+    var codes = this.index || this.codes();
+    return codes ? codes[r] : r;
+  };
+  Column.prototype.count = function () {
+    if (this.list) return this.list.length;
+    if (!this.bounds) this.bounds = starts(this.text, this.sep);
+    return this.bounds.length - 1;
+  };
+  Column.prototype.entry = function (e) {
+    if (this.list) return this.list[e];
+    if (!this.bounds) this.bounds = starts(this.text, this.sep);
+    return this.prefix + this.text.slice(this.bounds[e], this.bounds[e + 1] - 1) + this.suffix;
+  };
+  Column.prototype.value = function (r) { return this.entry(this.at(r)); };
+  // Every entry, in order.
+  Column.prototype.entries = function () {
+    if (!this.list) {
+      var prefix = this.prefix, suffix = this.suffix;
+      var parts = this.text.split(this.sep);
+      this.list = prefix || suffix ? parts.map(function (part) { return prefix + part + suffix; }) : parts;
+    }
+    return this.list;
+  };
+  // Every row's value, in row order.
+  Column.prototype.values = function () {
+    var entries = this.entries(), index = this.codes();
+    if (!index) return entries.slice(0, this.rowCount);
+    var out = new Array(this.rowCount);
+    for (var r = 0; r < this.rowCount; r++) out[r] = entries[index[r]];
+    return out;
+  };
+  // The entries, lower-cased, as one text for the filter to search: made once (when the page is
+  // idle or at the first keystroke).
+  Column.prototype.searchable = function () {
+    if (this.lower) return this.lower;
+    if (this.text !== null) {
+      var text = this.prefix || this.suffix
+        ? this.prefix + this.text.split(this.sep).join(this.suffix + this.sep + this.prefix) + this.suffix : this.text;
+      text = text.toLowerCase();
+      this.lower = { text: text, bounds: starts(text, this.sep) };
+    } else {
+      this.lower = { list: this.list.map(function (v) { return v === null || v === undefined ? "" : String(v).toLowerCase(); }) };
+    }
+    return this.lower;
+  };
+  // Which entries hold `word` (lower case, no white space): one flag an entry, or null for none.
+  Column.prototype.holding = function (word) {
+    var lower = this.searchable(), found = null, e;
+    if (lower.list) {
+      for (e = 0; e < lower.list.length; e++) {
+        if (lower.list[e].indexOf(word) !== -1) (found || (found = new Uint8Array(lower.list.length)))[e] = 1;
+      }
+      return found;
+    }
+    var text = lower.text, bounds = lower.bounds, last = bounds.length - 2;
+    var at = text.indexOf(word);
+    while (at !== -1) {
+      // The entry the match starts in (the last start at or before it).
+      var low = 0, high = last;
+      while (low < high) {
+        var mid = (low + high + 1) >> 1;
+        if (bounds[mid] <= at) low = mid; else high = mid - 1;
+      }
+      if (at + word.length < bounds[low + 1]) {
+        (found || (found = new Uint8Array(last + 1)))[low] = 1;
+        at = text.indexOf(word, bounds[low + 1]);
+      } else {
+        at = text.indexOf(word, at + 1);  // it runs into the next entry: not a match
+      }
+    }
+    return found;
+  };
+
+  // The page's data file's columns (window.leaderboardData.fields) are read through Column; its
+  // `fields` becomes, for other readers, each column's list of values, made when first read.
+  var data = window.leaderboardData;
+  var columns = {};
+  if (data && data.fields) {
+    var packed = data.fields;
+    data.fields = {};
+    Object.keys(packed).forEach(function (name) {
+      var column = columns[name] = new Column(packed[name], data.row_count);
+      var values = null;
+      Object.defineProperty(data.fields, name, {
+        enumerable: true,
+        get: function () { return values || (values = column.values()); },
+      });
+    });
+  }
+
   window.leaderboardCommon = {
     COMPARE_MIN: 2, COMPARE_MAX: 4,
     percent: percent, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
     csvCell: csvCell, csv: csv,
+    // The data's column of a field, or null.
+    column: function (name) { return Object.prototype.hasOwnProperty.call(columns, name) ? columns[name] : null; },
+    // A column of values worked out by the page: its entries and each row's entry number.
+    derived: function (entries, index) { return new Column({ values: entries }, index.length, index); },
   };
 })();

@@ -4,8 +4,9 @@
 // nothing is fetched. Without this script every suite shows, each family's first rows on the index
 // and the rest on its static pages, in the canonical order, and nothing is lost.
 //
-// The data is column-major (fields[name][i] is row i of the global ranking) and every column fact
-// comes from data.columns, so the script knows no cell position. With the script, a family's table
+// The data is column-major (a field's column gives row i of the global ranking, read through
+// leaderboardCommon.column) and every column fact comes from data.columns, so the script knows no
+// cell position. With the script, a family's table
 // body shows the rows that match in the chosen order, a hundred or so at a time (with a Show more
 // button): rows the index does not hold are made from the data, as the build writes them, so that
 // filter and sort cover every row and the page only ever lays out a few hundred rows per suite.
@@ -19,7 +20,6 @@
   var status = document.getElementById("filter-status");
   if (!data || !common || !tablist || !controls || !input || !status) return;
 
-  var fields = data.fields;
   var columns = data.columns;
   var rowCount = data.row_count;
   // A family shows this many rows at a time, and Show more adds as many: the rows of one of its
@@ -47,7 +47,7 @@
   });
   // The size filter reads the size column's field (a parameter count, null when unknown).
   var SIZE = "size" in kindAt ? columns[kindAt.size].key : null;
-  var hasSizes = SIZE !== null && Array.isArray(fields[SIZE]);
+  var hasSizes = SIZE !== null && common.column(SIZE) !== null;
   var rankKey = "rank" in kindAt ? columns[kindAt.rank].key : null;
   var selectCell = "select" in kindAt ? kindAt.select : -1;
 
@@ -75,13 +75,24 @@
              empty: panel.querySelector("[data-empty]"), shown: -1 };
   });
 
-  // Each row's family, its place in it and its rank in its suite (the rank column's value).
+  // Each row's family, its place in it and its rank in its suite (the rank column's value). A
+  // family is found by the entry numbers of its suite and family name in their columns.
+  var suiteColumn = common.column("suite"), familyColumn = common.column("model_family");
+  var suiteEntries = suiteColumn.entries(), familyEntries = familyColumn.entries();
+  var familyAt = new Int32Array(suiteEntries.length * familyEntries.length);
+  for (var se = 0; se < suiteEntries.length; se++) {
+    for (var fe = 0; fe < familyEntries.length; fe++) {
+      var named = familyByName[suiteEntries[se] + "\u0000" + familyEntries[fe]];
+      familyAt[se * familyEntries.length + fe] = named ? named.id : -1;
+    }
+  }
   var familyOf = new Int32Array(rowCount);
   var placeOf = new Int32Array(rowCount);
   var rankInSuite = new Int32Array(rowCount);
   var counted = new Int32Array(suites.length);
+  var familyCount = familyEntries.length;
   for (var i = 0; i < rowCount; i++) {
-    var family = familyByName[fields.suite[i] + "\u0000" + fields.model_family[i]];
+    var family = families[familyAt[suiteColumn.at(i) * familyCount + familyColumn.at(i)]];
     familyOf[i] = family.id;
     placeOf[i] = family.rows.length;
     family.rows.push(i);
@@ -89,16 +100,31 @@
   }
   families.forEach(function (f) { f.shown = f.rows.slice(0, f.held); });
 
-  // A field's values in ranking order, from the data or worked out (the rank, the copy's URL).
+  // A field's column: from the data, or worked out (the rank); null for a field the data does not
+  // hold (the copy's URL, made from the report's path where it is needed).
   var derived = {};
-  function values(key) {
-    if (fields[key]) return fields[key];
+  function column(key) {
+    var found = common.column(key);
+    if (found || key !== rankKey) return found;
     if (!derived[key]) {
-      derived[key] = key === rankKey ? rankInSuite
-        : key === "report_url" ? fields.report_path.map(common.reportUrl) : new Array(rowCount).fill(null);
+      var most = 0;
+      for (var c = 0; c < counted.length; c++) most = Math.max(most, counted[c]);
+      var ranks = new Array(most), at = new Int32Array(rowCount);
+      for (var n = 0; n < most; n++) ranks[n] = n + 1;
+      for (var r = 0; r < rowCount; r++) at[r] = rankInSuite[r] - 1;
+      derived[key] = common.derived(ranks, at);
     }
     return derived[key];
   }
+  // A row's value of a published field, as leaderboard.json has it.
+  var reportPath = common.column("report_path");
+  function value(key, index) {
+    if (key === "report_url") return common.reportUrl(reportPath.value(index));
+    var found = column(key);
+    return found ? found.value(index) : null;
+  }
+  var modelColumn = common.column("model_name"), deviceColumn = common.column("device");
+  var frontierColumn = common.column("frontier"), sizeColumn = common.column("size");
 
   // Rows the index does not hold are made like the build makes them: a copy of its first row, each
   // cell filled as its column's kind says, with the marks a cell may carry after its value (a
@@ -120,36 +146,40 @@
     var first = Number(prototype.getAttribute("data-row"));
     var link = "model" in kindAt ? prototype.cells[kindAt.model].firstElementChild : null;
     var href = link ? link.getAttribute("href") : "";
-    var page = common.reportPageUrl(fields.report_path[first]);
+    var page = common.reportPageUrl(reportPath.value(first));
     if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
     var box = selectCell === -1 ? null : prototype.cells[selectCell].firstElementChild;
     var label = box ? box.getAttribute("aria-label") || "" : "";
-    var model = fields.model_name[first], device = fields.device[first];
+    var model = modelColumn.value(first), device = deviceColumn.value(first);
     var at = label.indexOf(model), then = at === -1 ? -1 : label.indexOf(device, at + model.length);
     if (then !== -1) {
       var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
-      checkboxLabel = function (index) { return before + fields.model_name[index] + between + fields.device[index] + after; };
+      checkboxLabel = function (index) { return before + modelColumn.value(index) + between + deviceColumn.value(index) + after; };
     }
   }
-  var fillers = columns.map(function (column) {
-    var list = column.kind === "copy" ? null : values(column.key);
-    switch (column.kind) {
+  var fillers = columns.map(function (spec) {
+    var list = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+    function text(index) {
+      var found = list ? list.value(index) : null;
+      return found === null || found === undefined ? "" : String(found);
+    }
+    switch (spec.kind) {
       case "rank":
         return function (cell, index) { cell.textContent = String(rankInSuite[index]); };
       case "model":
         return function (cell, index) {
           var anchor = cell.firstElementChild;
-          anchor.setAttribute("href", prefix + common.reportPageUrl(fields.report_path[index]));
-          anchor.textContent = fields.model_name[index];
+          anchor.setAttribute("href", prefix + common.reportPageUrl(reportPath.value(index)));
+          anchor.textContent = modelColumn.value(index);
           if (cell.childNodes.length > 1) {
             cell.textContent = "";
             cell.appendChild(anchor);
           }
-          if (frontierBadge && fields.frontier && fields.frontier[index]) cell.append(" ", frontierBadge.cloneNode(true));
+          if (frontierBadge && frontierColumn && frontierColumn.value(index)) cell.append(" ", frontierBadge.cloneNode(true));
         };
       case "copy":
         return function (cell, index) {
-          cell.firstElementChild.setAttribute("href", prefix + common.reportUrl(fields.report_path[index]));
+          cell.firstElementChild.setAttribute("href", prefix + common.reportUrl(reportPath.value(index)));
         };
       case "select":
         return function (cell, index) {
@@ -159,16 +189,17 @@
           checkbox.checked = false;
         };
       case "percent":
-        return function (cell, index) { cell.textContent = common.percent(list[index]); };
+        return function (cell, index) { cell.textContent = common.percent(list.value(index)); };
       case "count":
         return function (cell, index) {
-          cell.textContent = String(list[index]);
-          if (thinBadge && list[index] < thin) cell.append(" ", thinBadge.cloneNode(true));
+          var count = list.value(index);
+          cell.textContent = String(count);
+          if (thinBadge && count < thin) cell.append(" ", thinBadge.cloneNode(true));
         };
       case "size":
-        return function (cell, index) { cell.textContent = fields.size ? fields.size[index] : list[index] === null ? "" : String(list[index]); };
+        return function (cell, index) { cell.textContent = sizeColumn ? sizeColumn.value(index) : text(index); };
       default:
-        return function (cell, index) { cell.textContent = list[index] === null ? "" : String(list[index]); };
+        return function (cell, index) { cell.textContent = text(index); };
     }
   });
 
@@ -199,21 +230,32 @@
     return made[index] || null;
   }
 
-  // What the filter searches, one lower-case string per row, fields kept apart by a line break:
-  // the searched columns' values and the family. Made when first needed, or when the page is idle.
+  // What the filter searches: the searched columns' values and the family, ignoring case. A row
+  // matches a word when one of its values holds it; each column is searched once a word, its
+  // distinct values (entries) rather than its rows, and what a word matches is kept for the next
+  // keystrokes. The columns' lower-case text is made when first needed, or when the page is idle.
   var SEARCHED = ["model_family"];
-  columns.forEach(function (column) { if (column.searched) SEARCHED.push(column.key); });
-  var haystacks = null;
-  function haystack() {
-    if (haystacks) return haystacks;
-    var lists = SEARCHED.map(values);
-    haystacks = new Array(rowCount);
-    for (var r = 0; r < rowCount; r++) {
-      var parts = [];
-      for (var c = 0; c < lists.length; c++) parts.push(lists[c][r] === null ? "" : lists[c][r]);
-      haystacks[r] = parts.join("\n").toLowerCase();
-    }
-    return haystacks;
+  columns.forEach(function (spec) { if (spec.searched) SEARCHED.push(spec.key); });
+  var searchedColumns = SEARCHED.map(column).filter(Boolean);
+  function searchable() { searchedColumns.forEach(function (found) { found.searchable(); }); }
+  var matching = new Map();
+  function rowsHolding(word) {
+    var rows = matching.get(word);
+    if (rows) return rows;
+    rows = new Uint8Array(rowCount);
+    searchedColumns.forEach(function (found) {
+      var entries = found.holding(word);
+      if (!entries) return;
+      var index = found.codes();
+      if (!index) {
+        for (var r = 0; r < rowCount; r++) rows[r] |= entries[r];
+      } else {
+        for (var q = 0; q < rowCount; q++) rows[q] |= entries[index[q]];
+      }
+    });
+    if (matching.size >= 32) matching.clear();
+    matching.set(word, rows);
+    return rows;
   }
 
   // The view: the filter's words, the size bounds (millions of parameters, null when unset), the
@@ -230,95 +272,71 @@
 
   function computeMatch() {
     words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    var sizes = hasSizes && bounded() ? fields[SIZE] : null;
+    var sizes = hasSizes && bounded() ? column(SIZE) : null;
     var low = bounds.min === null ? -Infinity : bounds.min * 1e6;
     var high = bounds.max === null ? Infinity : bounds.max * 1e6;
-    var hays = words.length ? haystack() : null;
+    var held = words.map(rowsHolding);
+    // The size bound, decided once an entry.
+    var fits = null;
+    if (sizes) {
+      fits = new Uint8Array(sizes.count());
+      for (var e = 0; e < fits.length; e++) {
+        var size = sizes.entry(e);
+        fits[e] = size !== null && size >= low && size <= high ? 1 : 0;
+      }
+    }
     for (var r = 0; r < rowCount; r++) {
       var yes = 1;
-      if (hays) {
-        var hay = hays[r];
-        for (var w = 0; w < words.length; w++) {
-          if (hay.indexOf(words[w]) === -1) { yes = 0; break; }
-        }
-      }
-      if (yes && sizes) {
-        var size = sizes[r];
-        yes = size !== null && size >= low && size <= high ? 1 : 0;
-      }
+      for (var w = 0; yes && w < held.length; w++) yes = held[w][r];
+      if (yes && fits) yes = fits[sizes.at(r)];
       match[r] = yes;
     }
   }
 
   // A sort's order of every row, made once per column and direction: values compared as numbers or
-  // as text ignoring case, ties in canonical order, unknown values last either way. Descending is
-  // ascending reversed, each run of equal values put back in canonical order.
+  // as text ignoring case, ties in canonical order, unknown values last either way. A column's
+  // distinct values (its entries) are ranked once, by one comparison sort; the rows are then
+  // placed by their entry's rank (a counting sort, which keeps ties in canonical order).
   var orders = {};
-  function sortKeys(key) {
-    var list = values(key);
-    for (var r = 0; r < rowCount; r++) {
-      if (list[r] !== null && typeof list[r] !== "number") {
-        return Array.prototype.map.call(list, function (v) { return v === null ? null : String(v).toLowerCase(); });
-      }
+  var ranked = {};
+  function ranks(key) {
+    if (ranked[key]) return ranked[key];
+    var entries = column(key).entries();
+    var text = false;
+    for (var e = 0; e < entries.length && !text; e++) text = entries[e] !== null && typeof entries[e] !== "number";
+    var keys = text ? entries.map(function (v) { return v === null ? null : String(v).toLowerCase(); }) : entries;
+    var known = [];
+    for (var k = 0; k < keys.length; k++) if (keys[k] !== null) known.push(k);
+    known.sort(function (a, b) {
+      var x = keys[a], y = keys[b];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    var rank = new Int32Array(keys.length).fill(-1), count = 0;
+    for (var n = 0; n < known.length; n++) {
+      if (n === 0 || keys[known[n]] !== keys[known[n - 1]]) count++;
+      rank[known[n]] = count - 1;
     }
-    return list;
+    ranked[key] = { rank: rank, count: count };
+    return ranked[key];
   }
   function ordering(key, dir) {
     var name = key + ":" + dir;
     if (orders[name]) return orders[name];
-    var keys = sortKeys(key);
-    var order;
-    if (dir === "asc") {
-      // Few distinct values (a device, a release, a rate): sort those and place each row by its
-      // value (a counting sort, ties kept canonical); many: sort the rows themselves.
-      var place = new Map(), distinct = [];
-      for (var d = 0; d < rowCount && distinct.length * 4 <= rowCount; d++) {
-        if (keys[d] !== null && !place.has(keys[d])) {
-          place.set(keys[d], 0);
-          distinct.push(keys[d]);
-        }
-      }
-      if (distinct.length * 4 <= rowCount) {
-        distinct.sort(function (a, b) { return a < b ? -1 : 1; });
-        distinct.forEach(function (value, n) { place.set(value, n); });
-        var of = new Int32Array(rowCount), start = new Int32Array(distinct.length + 2);
-        for (var c = 0; c < rowCount; c++) {
-          of[c] = keys[c] === null ? distinct.length : place.get(keys[c]);
-          start[of[c] + 1]++;
-        }
-        for (var t = 1; t < start.length; t++) start[t] += start[t - 1];
-        order = new Array(rowCount);
-        for (var k = 0; k < rowCount; k++) order[start[of[k]]++] = k;
-      } else {
-        order = new Array(rowCount);
-        for (var q = 0; q < rowCount; q++) order[q] = q;
-        order.sort(function (a, b) {
-          var x = keys[a], y = keys[b];
-          if (x === y) return a - b;
-          if (x === null) return 1;
-          if (y === null) return -1;
-          return x < y ? -1 : 1;
-        });
-      }
-    } else {
-      var up = ordering(key, "asc");
-      var known = rowCount;
-      while (known > 0 && keys[up[known - 1]] === null) known--;
-      order = new Array(rowCount);
-      var at = 0;
-      for (var end = known; end > 0;) {
-        var begin = end - 1;
-        while (begin > 0 && keys[up[begin - 1]] === keys[up[end - 1]]) begin--;
-        for (var i = begin; i < end; i++) order[at++] = up[i];
-        end = begin;
-      }
-      for (var j = known; j < rowCount; j++) order[at++] = up[j];
+    var found = column(key), index = found.codes(), by = ranks(key), rank = by.rank, count = by.count;
+    var bucket = new Int32Array(rowCount), start = new Int32Array(count + 2);
+    for (var r = 0; r < rowCount; r++) {
+      var place = rank[index ? index[r] : r];
+      bucket[r] = place === -1 ? count : dir === "asc" ? place : count - 1 - place;
+      start[bucket[r] + 1]++;
     }
+    for (var t = 1; t < start.length; t++) start[t] += start[t - 1];
+    var order = new Int32Array(rowCount);
+    for (var q = 0; q < rowCount; q++) order[start[bucket[q]]++] = q;
     orders[name] = order;
     return order;
   }
-  // The model's sort costs the most (its names are text, nearly all distinct), so its order is made
-  // while the page is idle.
+  // The model's sort costs the most (its names are text, nearly all distinct), so its entries are
+  // ranked while the page is idle.
   var MODEL = "model" in kindAt && columns[kindAt.model].sortable ? columns[kindAt.model].key : null;
 
   // Every family's matching rows in the chosen order; each family shows its first page of them.
@@ -545,13 +563,12 @@
   columns.forEach(function (column) { if (column.kind === "percent") FLOATS[column.key] = true; });
 
   function download() {
-    var lists = CSV_FIELDS.map(values);
     var lines = [];
     suites[selected].families.forEach(function (family) {
       family.matched.forEach(function (index) {
-        lines.push(CSV_FIELDS.map(function (name, n) {
-          var value = lists[n][index];
-          return FLOATS[name] ? common.floatText(value) : value;
+        lines.push(CSV_FIELDS.map(function (name) {
+          var found = value(name, index);
+          return FLOATS[name] ? common.floatText(found) : found;
         }));
       });
     });
@@ -713,8 +730,8 @@
   // The filter's index and the model's order are made while the page is idle, one a time, so that
   // the first keystroke or sort finds them ready.
   var idle = window.requestIdleCallback || setTimeout;
-  var chores = [haystack];
-  if (MODEL) chores.push(function () { ordering(MODEL, "asc"); });
+  var chores = [searchable];
+  if (MODEL) chores.push(function () { ranks(MODEL); });
   (function next() {
     if (chores.length) idle(function () { chores.shift()(); next(); });
   })();
