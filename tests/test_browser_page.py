@@ -107,8 +107,10 @@ def tab_counts(page) -> list[str]:
 
 
 def fragment(page) -> str:
-    """The page's address fragment, once what typing changed is written (after the next frame)."""
-    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => done(location.hash), 0)))")
+    """The page's address fragment, once what typing changed is written (after the next frame, when
+    the page is idle)."""
+    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => "
+                         "(window.requestIdleCallback || setTimeout)(() => done(location.hash)), 0)))")
 
 
 def test_tabs_follow_the_aria_pattern_and_show_one_panel(open_page, base_url):

@@ -106,8 +106,10 @@ def sort_states(page, panel: str) -> set[tuple[str, str]]:
 
 
 def fragment(page) -> str:
-    """The page's address fragment, once what typing changed is written (after the next frame)."""
-    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => done(location.hash), 0)))")
+    """The page's address fragment, once what typing changed is written (after the next frame, when
+    the page is idle)."""
+    return page.evaluate("new Promise(done => requestAnimationFrame(() => setTimeout(() => "
+                         "(window.requestIdleCallback || setTimeout)(() => done(location.hash)), 0)))")
 
 
 def status(page) -> str:

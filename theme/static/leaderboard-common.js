@@ -119,7 +119,8 @@
   // Each row's entry number, or null when row i is entry i.
   Column.prototype.codes = function () {
     if (this.index || this.identity) return this.index;
-    if (!this.width && !(this.count() === 1 && this.rowCount > 1)) {
+    var single = this.list ? this.list.length === 1 : this.text.indexOf(this.sep) === -1;
+    if (!this.width && !(single && this.rowCount > 1)) {
       this.identity = true;
       return null;
     }
@@ -166,18 +167,35 @@
     return out;
   };
   // The entries, lower-cased, as one text for the filter to search: made once (when the page is
-  // idle or at the first keystroke).
+  // idle or at the first keystroke). Without their prefix and suffix, which lower-case on their own
+  // just as within each value, unless a capital sigma is about (its lower case depends on its
+  // neighbours): then, and for a word that could run into the prefix or suffix, the whole values
+  // are searched, their text made when first needed.
+  function lowered(text, sep) {
+    text = text.toLowerCase();
+    return { text: text, bounds: starts(text, sep) };
+  }
   Column.prototype.searchable = function () {
     if (this.lower) return this.lower;
     if (this.text !== null) {
-      var text = this.prefix || this.suffix
-        ? this.prefix + this.text.split(this.sep).join(this.suffix + this.sep + this.prefix) + this.suffix : this.text;
-      text = text.toLowerCase();
-      this.lower = { text: text, bounds: starts(text, this.sep) };
+      var affixed = this.prefix !== "" || this.suffix !== "";
+      var sigma = /\u03a3/.test(this.prefix + this.suffix) || this.text.indexOf("\u03a3") !== -1;
+      this.lower = !affixed || !sigma ? lowered(this.text, this.sep) : { text: null, bounds: null };
+      this.lower.prefix = this.prefix.toLowerCase();
+      this.lower.suffix = this.suffix.toLowerCase();
+      this.lower.whole = affixed ? null : this.lower;
     } else {
       this.lower = { list: this.list.map(function (v) { return v === null || v === undefined ? "" : String(v).toLowerCase(); }) };
     }
     return this.lower;
+  };
+  Column.prototype.whole = function () {
+    var lower = this.searchable();
+    if (!lower.whole) {
+      var around = (this.suffix + this.sep + this.prefix).replace(/\$/g, "$$$$");
+      lower.whole = lowered(this.prefix + this.text.replaceAll(this.sep, around) + this.suffix, this.sep);
+    }
+    return lower.whole;
   };
   // Which entries hold `word` (lower case, no white space): one flag an entry, or null for none.
   Column.prototype.holding = function (word) {
@@ -188,7 +206,21 @@
       }
       return found;
     }
-    var text = lower.text, bounds = lower.bounds, last = bounds.length - 2;
+    var search = lower;
+    if (lower.whole !== lower) {
+      if (lower.prefix.indexOf(word) !== -1 || lower.suffix.indexOf(word) !== -1) return new Uint8Array(this.count()).fill(1);
+      var spans = !lower.text;
+      for (var p = 1; !spans && p <= lower.prefix.length; p++) {
+        var end = lower.prefix.slice(-p);
+        spans = end.length < word.length && word.slice(0, end.length) === end;
+      }
+      for (var q = 1; !spans && q <= lower.suffix.length; q++) {
+        var start = lower.suffix.slice(0, q);
+        spans = start.length < word.length && word.slice(-start.length) === start;
+      }
+      if (spans) search = this.whole();
+    }
+    var text = search.text, bounds = search.bounds, last = bounds.length - 2;
     var at = text.indexOf(word);
     while (at !== -1) {
       // The entry the match starts in (the last start at or before it).

@@ -237,7 +237,6 @@
   var SEARCHED = ["model_family"];
   columns.forEach(function (spec) { if (spec.searched) SEARCHED.push(spec.key); });
   var searchedColumns = SEARCHED.map(column).filter(Boolean);
-  function searchable() { searchedColumns.forEach(function (found) { found.searchable(); }); }
   var matching = new Map();
   function rowsHolding(word) {
     var rows = matching.get(word);
@@ -299,18 +298,73 @@
   // placed by their entry's rank (a counting sort, which keeps ties in canonical order).
   var orders = {};
   var ranked = {};
-  function ranks(key) {
+  var ranking = {};  // a column whose entries are being sorted while the page is idle
+  function always() { return true; }
+
+  // A merge sort of `ids` that can stop and go on: sorted blocks, then merged pass by pass, a slice
+  // of work at a time while more() says there is time. step(more) tells whether it is done; the
+  // sorted ids are then `result`.
+  function Sorter(ids, compare) {
+    var n = ids.length, from = ids, to = new Int32Array(n), BLOCK = 2048, SLICE = 4096;
+    var sorted = 0, width = BLOCK, lo = 0, mid = 0, hi = 0, i = 0, j = 0, k = 0, merging = false;
+    var self = this;
+    self.result = ids;
+    self.done = n <= 1;
+    self.step = function (more) {
+      while (!self.done && more()) {
+        if (sorted < n) {
+          from.subarray(sorted, Math.min(n, sorted + BLOCK)).sort(compare);
+          sorted += BLOCK;
+          if (sorted >= n && width >= n) self.done = true;
+          continue;
+        }
+        if (!merging) {
+          mid = Math.min(n, lo + width);
+          hi = Math.min(n, lo + 2 * width);
+          i = lo; j = mid; k = lo;
+          merging = true;
+        }
+        for (var c = 0; c < SLICE && k < hi; c++) {
+          to[k++] = j >= hi || (i < mid && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
+        }
+        if (k < hi) continue;
+        merging = false;
+        lo = hi;
+        if (lo >= n) {
+          var swap = from; from = to; to = swap;
+          width *= 2;
+          lo = 0;
+          if (width >= n) { self.result = from; self.done = true; }
+        }
+      }
+      return self.done;
+    };
+  }
+
+  // A column's entries ranked by their sort key (equal keys share a rank; unknown ones get -1):
+  // at once, or given more(), as far as the time allows (null until done).
+  function ranks(key, more) {
     if (ranked[key]) return ranked[key];
-    var entries = column(key).entries();
-    var text = false;
-    for (var e = 0; e < entries.length && !text; e++) text = entries[e] !== null && typeof entries[e] !== "number";
-    var keys = text ? entries.map(function (v) { return v === null ? null : String(v).toLowerCase(); }) : entries;
-    var known = [];
-    for (var k = 0; k < keys.length; k++) if (keys[k] !== null) known.push(k);
-    known.sort(function (a, b) {
-      var x = keys[a], y = keys[b];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    var job = ranking[key];
+    if (!job) {
+      var entries = column(key).entries();
+      var text = false;
+      for (var e = 0; e < entries.length && !text; e++) text = entries[e] !== null && typeof entries[e] !== "number";
+      var keys = text ? entries.map(function (v) { return v === null ? null : String(v).toLowerCase(); }) : entries;
+      var some = 0;
+      for (var k = 0; k < keys.length; k++) if (keys[k] !== null) some++;
+      var known = new Int32Array(some);
+      for (var j = 0, at = 0; j < keys.length; j++) if (keys[j] !== null) known[at++] = j;
+      job = ranking[key] = { keys: keys, sorter: new Sorter(known, function (a, b) {
+        var x = keys[a], y = keys[b];
+        return x < y ? -1 : x > y ? 1 : 0;
+      }) };
+      if (more && !more()) return null;
+    }
+    if (!job.sorter.step(more || always)) return null;
+    delete ranking[key];
+    keys = job.keys;
+    known = job.sorter.result;
     var rank = new Int32Array(keys.length).fill(-1), count = 0;
     for (var n = 0; n < known.length; n++) {
       if (n === 0 || keys[known[n]] !== keys[known[n - 1]]) count++;
@@ -585,8 +639,8 @@
 
   // The address: #<panel id>, then ?q=<filter>&sort=<key>:<asc|desc>&size=<min>-<max>&compare=<rows>
   // for what differs from the default view; it reopens the same view. A click adds a history
-  // entry at once; typing replaces the current one after the answer is painted, since writing
-  // history makes the browser record the page's state.
+  // entry at once; typing replaces the current one once the answer is painted and the page is
+  // idle, since writing history makes the browser record the page's state (form controls among it).
   function address() {
     var params = [];
     if (query) params.push("q=" + encodeURIComponent(query));
@@ -606,6 +660,7 @@
     }
   }
 
+  var idle = window.requestIdleCallback || function (callback) { return setTimeout(callback, 0); };
   var pending = false;
   function remember(push) {
     if (push) {
@@ -614,10 +669,10 @@
     } else if (!pending) {
       pending = true;
       requestAnimationFrame(function () {
-        setTimeout(function () {
+        idle(function () {
           if (pending) write(false);
           pending = false;
-        }, 0);
+        }, { timeout: 500 });
       });
     }
   }
@@ -727,12 +782,24 @@
   if (!restore()) update();
   tablist.hidden = false;
   controls.hidden = false;
-  // The filter's index and the model's order are made while the page is idle, one a time, so that
-  // the first keystroke or sort finds them ready.
-  var idle = window.requestIdleCallback || setTimeout;
-  var chores = [searchable];
-  if (MODEL) chores.push(function () { ranks(MODEL); });
+  // While the page is idle, one a time, so that the first keystroke or sort finds them ready: each
+  // column's row entries decoded, each searched column's text made, and the model's entries ranked.
+  var chores = [function () {
+    columns.forEach(function (spec) {
+      var found = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+      if (found) found.codes();
+    });
+  }];
+  searchedColumns.forEach(function (found) { chores.push(function () { found.codes(); found.searchable(); }); });
+  if (MODEL) chores.push(function (more) { return ranks(MODEL, more) !== null; });
   (function next() {
-    if (chores.length) idle(function () { chores.shift()(); next(); });
+    if (!chores.length) return;
+    idle(function (deadline) {
+      var start = Date.now();
+      var more = deadline && deadline.timeRemaining ? function () { return deadline.timeRemaining() > 2; }
+        : function () { return Date.now() - start < 8; };
+      if (chores[0](more) !== false) chores.shift();  // a chore that is not done goes on next time
+      next();
+    });
   })();
 })();
