@@ -795,9 +795,11 @@
   (function next() {
     if (!chores.length) return;
     idle(function (deadline) {
+      // A slice of a few milliseconds, so that a keystroke arriving meanwhile hardly waits.
       var start = Date.now();
-      var more = deadline && deadline.timeRemaining ? function () { return deadline.timeRemaining() > 2; }
-        : function () { return Date.now() - start < 8; };
+      var more = function () {
+        return Date.now() - start < 6 && (!deadline || !deadline.timeRemaining || deadline.timeRemaining() > 1);
+      };
       if (chores[0](more) !== false) chores.shift();  // a chore that is not done goes on next time
       next();
     });
