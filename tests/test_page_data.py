@@ -135,3 +135,23 @@ def test_index_is_no_larger_than_the_reference_renderers_at_1000_rows(tmp_path):
     assert marks == 1000
     assert sum(map(len, charts)) <= CHART_BYTES_A_MARK * marks
     assert len(gzip.compress(b"".join(charts), 9, mtime=0)) <= CHART_GZIP_BYTES_A_MARK * marks
+
+
+@pytest.mark.parametrize("values", [
+    [],
+    ["only"],
+    ["same", "same", "same"],
+    ["a", "aa", "aaa", "a"],  # one entry is the whole prefix
+    ["xa", "xba", "xa"],  # the suffix is taken after the prefix, never overlapping it
+    ["", "", "b"],
+    ["line\nbreak", "\x0b\x0c", "tab\there", "\ue000private"],  # the first separators taken
+    [1, 1.0, True, None, 0.0, -0.0, 1, False],  # equal values of other types or signs stay apart
+    [0.1 * n for n in range(70)] * 2,  # more entries than one digit numbers
+    [f"OpenMed/m-{n:05d}" for n in range(5000)][::-1] * 2,  # three digits a row
+])
+def test_a_packed_column_reads_back_as_its_values(values):
+    from benchmark_leaderboard.publish import pack_column, unpack_column
+
+    column = pack_column(values)
+    back = unpack_column(json.loads(json.dumps(column)), len(values))
+    assert [(type(value), repr(value)) for value in back] == [(type(value), repr(value)) for value in values]
