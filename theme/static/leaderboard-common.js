@@ -166,11 +166,11 @@
     for (var r = 0; r < this.rowCount; r++) out[r] = entries[index[r]];
     return out;
   };
-  // The entries, lower-cased, as one text for the filter to search: made once (when the page is
-  // idle or at the first keystroke). Without their prefix and suffix, which lower-case on their own
-  // just as within each value, unless a capital sigma is about (its lower case depends on its
-  // neighbours): then, and for a word that could run into the prefix or suffix, the whole values
-  // are searched, their text made when first needed.
+  // The entries, lower-cased, as one text for the filter to search: made once, as the page starts.
+  // Without their prefix and suffix, which lower-case on their own just as within each value,
+  // unless a capital sigma is about (its lower case depends on its neighbours): then, and for a
+  // word that could run into the prefix or suffix, the whole values are searched, their text made
+  // when first needed.
   function lowered(text, sep) {
     text = text.toLowerCase();
     return { text: text, bounds: starts(text, sep) };

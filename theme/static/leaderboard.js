@@ -233,7 +233,7 @@
   // What the filter searches: the searched columns' values and the family, ignoring case. A row
   // matches a word when one of its values holds it; each column is searched once a word, its
   // distinct values (entries) rather than its rows, and what a word matches is kept for the next
-  // keystrokes. The columns' lower-case text is made when first needed, or when the page is idle.
+  // keystrokes. The columns' lower-case text is made once, as the page starts.
   var SEARCHED = ["model_family"];
   columns.forEach(function (spec) { if (spec.searched) SEARCHED.push(spec.key); });
   var searchedColumns = SEARCHED.map(column).filter(Boolean);
@@ -782,15 +782,15 @@
   if (!restore()) update();
   tablist.hidden = false;
   controls.hidden = false;
-  // While the page is idle, one a time, so that the first keystroke or sort finds them ready: each
-  // column's row entries decoded, each searched column's text made, and the model's entries ranked.
-  var chores = [function () {
-    columns.forEach(function (spec) {
-      var found = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
-      if (found) found.codes();
-    });
-  }];
-  searchedColumns.forEach(function (found) { chores.push(function () { found.codes(); found.searchable(); }); });
+  // Each column's row entries and the searched columns' lower-case text are made now, before the
+  // page counts as ready, so that the first keystroke or sort, however soon it comes, finds them.
+  // The model's entries, the slowest to rank, are ranked while the page is idle, a slice at a time.
+  columns.forEach(function (spec) {
+    var found = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+    if (found) found.codes();
+  });
+  searchedColumns.forEach(function (found) { found.searchable(); });
+  var chores = [];
   if (MODEL) chores.push(function (more) { return ranks(MODEL, more) !== null; });
   (function next() {
     if (!chores.length) return;
