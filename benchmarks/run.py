@@ -347,6 +347,8 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
                 from .browser import measure_page
             largest = results[-1].reports
             say(f"Chromium: the project's page of {largest:,} reports")
+            if hasattr(os, "sync"):
+                os.sync()  # as before each run: the last runs' writing back does not share the CPUs with the page
             try:
                 page = measure_page(str(rebuilt(work, PROJECT, largest)))
             except Exception as error:  # a missing browser loses these figures, not the others
@@ -543,9 +545,10 @@ How it is measured:
   exchanges the two and removes the old one; the reference removes its old report copies and
   writes everything again.
 - The renderers alternate (ABBA: forwards, then backwards); a time is the median of the runs, wall
-  clock from start to exit. The disk is synced before each run. No run removes what another wrote:
-  every new-folder run comes before every rebuild, and the benchmark starts at least six minutes
-  after the last removal it knows of (SETTLE_SECONDS in `benchmarks/run.py` says why).
+  clock from start to exit. The disk is synced before each run and before the page is measured in
+  Chromium. No run removes what another wrote: every new-folder run comes before every rebuild, and
+  the benchmark starts at least six minutes after the last removal it knows of (SETTLE_SECONDS in
+  `benchmarks/run.py` says why).
 - Peak memory is that of the whole process tree: every 5 ms, the PSS (`Pss:` of
   `/proc/PID/smaps_rollup`) of the command and of every descendant (found through
   `/proc/PID/task/TID/children`) is summed, and the peak of the sum is kept. PSS counts a page

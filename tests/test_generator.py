@@ -110,3 +110,37 @@ def test_one_process_and_several_write_the_same_bytes_at_3000_reports(tmp_path):
         trees.append(tree_digest(output))
     assert trees[0] == trees[1]
     assert sum(path.startswith("report/") for path in trees[0]) == 3000
+
+
+def test_every_page_s_own_links_resolve_and_report_pages_share_the_included_chrome(archive, tmp_path):
+    """Report pages get their folder's head links, header and footer rendered once; at every depth of
+    the archive they must lead where the included ones of every other page lead, and read the same."""
+    import re
+    from urllib.parse import unquote
+
+    reports = archive({"top.report.json": report(model_name="OpenMed/top"),
+                       "one/r.report.json": report(model_name="OpenMed/one", suite="s2"),
+                       "one/two/three/r.report.json": report(model_name="OpenMed/deep", suite="s3"),
+                       **{f"many/r{i}.report.json": report(model_name=f"OpenMed/m{i}", metrics={"leakage": {"overall": i / 100}})
+                          for i in range(12)}})
+    output = tmp_path / "out"
+    run_pelican(settings_for(output, reports, LEADERBOARD_PAGE_ROWS=5))
+
+    def chrome(page: Path) -> list[str]:
+        html = page.read_text(encoding="utf-8")
+        head = html[html.index('<link rel="icon"'):html.index("</head>")]
+        header = html[html.index("<body>"):html.index("<main")]
+        footer = html[html.index("</main>"):html.index("</footer>")]
+        prefix = os.path.relpath(output, page.parent).replace(os.sep, "/")
+        return [part.replace(f'"{prefix}/', '"SITE/') for part in (head, header, footer)]
+
+    pages = sorted(output.rglob("*.html"))
+    report_pages = [page for page in pages if page.relative_to(output).parts[0] == "report"]
+    assert len(report_pages) == 15
+    family_page = output / "suite" / "suite-golden" / "1" / "2.html"  # no page of the navigation, as a report page
+    assert family_page.is_file()
+    for page in report_pages:
+        assert chrome(page) == chrome(family_page), page
+    for page in pages:
+        for target in re.findall(r'(?:href|src)="(?![a-z][a-z0-9+.-]*:)([^"#?]+)', page.read_text(encoding="utf-8")):
+            assert (page.parent / unquote(target)).resolve().is_file(), (page, target)

@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -170,7 +170,9 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     the copies and pages of a range of rows."""
     board, view = job.board, job.view
     if task == "index":
-        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view),
+        # The largest page: written as it is rendered, a piece at a time, never held whole.
+        pieces = _rendered_pieces(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view)
+        return [job.site.write_pieces("index.html", _chunked(pieces)),
                 _render(job, job.columns_template, "theme/columns.css")]
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
@@ -217,12 +219,31 @@ def _render(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str
 def _rendered(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
     """``template`` rendered with the site's context for the page ``save_as``, as Pelican's writer
     would (a SITEURL relative to the page when the site uses relative URLs)."""
+    return template.environment.concat(_rendered_pieces(job, template, save_as, **variables))
+
+
+def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: Any) -> Iterator[str]:
+    """The text of ``_rendered``, in the pieces the template makes it in."""
     context = template.new_context(job.context, shared=True)
     local = context.vars
     local.update(output_file=save_as, **variables)
     if job.relative_urls:
         local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(save_as))
-    return template.environment.concat(template.root_render_func(context))
+    return template.root_render_func(context)
+
+
+def _chunked(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[bytes]:
+    """``pieces`` encoded in UTF-8 and gathered into chunks of about ``size`` characters."""
+    held: list[str] = []
+    count = 0
+    for piece in pieces:
+        held.append(piece)
+        count += len(piece)
+        if count >= size:
+            yield "".join(held).encode("utf-8")
+            held, count = [], 0
+    if held:
+        yield "".join(held).encode("utf-8")
 
 
 class _Chrome(NamedTuple):

@@ -36,7 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "LEADERBOARD_THIN_EVIDENCE": 10,
     # A family table shows this many rows on the index; the rest are on static pages of as many
     # rows each (suite/<anchor>/<family>/<page>.html), so no page grows with the archive.
-    "LEADERBOARD_PAGE_ROWS": 100,
+    "LEADERBOARD_PAGE_ROWS": 50,
     # A suite's chart draws one mark a row up to this many rows; above, its frontier over a grid of
     # cells shaded by how many rows each holds.
     "LEADERBOARD_CHART_MARKS": 2000,
