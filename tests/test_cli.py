@@ -148,7 +148,7 @@ def test_a_successful_build_replaces_the_whole_output(archive, tmp_path):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_an_interrupted_build_leaves_the_old_output_and_no_temporary_folder(archive, tmp_path, signum):
-    make_archive(tmp_path / "big", 2000)
+    make_archive(tmp_path / "big", 5000)  # long enough to be interrupted mid-way
     output = tmp_path / "site"
     assert run_invoke(*build_args(archive({"a.report.json": report()}), output)).returncode == 0
     before = tree_digest(output)

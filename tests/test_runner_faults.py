@@ -39,11 +39,14 @@ def small(archive, name: str, model: str = "OpenMed/model-a") -> Path:
     return archive({"a.report.json": report(model_name=model), "b/c.report.json": report(suite="other")}, name=name)
 
 
+BIG = 5000  # reports: a build long enough to be caught mid-way, on a quick machine too
+
+
 @pytest.fixture(scope="module")
 def big(tmp_path_factory) -> tuple[Path, Path]:
-    """An archive of 2,000 reports (its reports folder and manifest): a build long enough to be caught mid-way."""
+    """An archive of BIG reports (its reports folder and manifest)."""
     folder = tmp_path_factory.mktemp("big")
-    make_archive(folder, 2000)
+    make_archive(folder, BIG)
     return folder / "reports", folder / "models.jsonl"
 
 
@@ -106,7 +109,7 @@ def test_a_build_killed_mid_way_leaves_the_output_whole_and_the_next_build_remov
     finally:
         stop(process)
     # The exchange is one step: the output is the earlier render, or (if the kill came after it) the new one.
-    assert tree_digest(output) == before or len(report_copies(output)) == 2000
+    assert tree_digest(output) == before or len(report_copies(output)) == BIG
     assert (output / MARKER).is_file()
 
     result = run_invoke(*build_args(small(archive, "second", "OpenMed/model-z"), output))
@@ -190,7 +193,7 @@ def test_a_second_build_into_the_same_output_waits_for_the_first_and_they_never_
         assert report_copies(output) == ["a.report.json", "b/c.report.json"]
     else:
         assert outcomes[1] == (exits.UNUSABLE, busy + "\n")
-        assert len(report_copies(output)) == 2000
+        assert len(report_copies(output)) == BIG
     assert "Traceback" not in outcomes[0][1] + outcomes[1][1]
     assert nothing_of_the_build_beside(output) == []
 
@@ -211,7 +214,7 @@ def test_clean_during_a_build_waits_for_it_and_neither_crashes(tmp_path, big):
         assert cleaned.stderr.splitlines() == [f"removed {output}"] and not output.exists()
     else:
         assert cleaned.stderr.splitlines() == [f"another build is writing {output}; try again when it is done"]
-        assert len(report_copies(output)) == 2000
+        assert len(report_copies(output)) == BIG
     assert nothing_of_the_build_beside(output) == []
 
 
