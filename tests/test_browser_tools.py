@@ -370,6 +370,8 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
 def compare_page_shows(page, board, picked: list[int]) -> None:
     rows = [board["rows"][i] for i in picked]
     assert page.inner_text("#compare h2") == f"{len(picked)} rows side by side"
+    # The metrics table follows once the suites' metric files (loaded as needed) have arrived.
+    page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 2")
     grid = page.evaluate("""() => Array.from(document.querySelectorAll('#compare table'), t => [
         t.caption.textContent,
         Array.from(t.tHead.rows[0].cells, c => c.textContent),
