@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,15 @@ BASE_REPORT: dict[str, Any] = {
     "metadata": {"synthetic": True, "model_family": "PII", "release_tag": "v1.0.0", "reproducibility_hash": HASH},
     "metrics": {"exact_span_f1": {"recall": 0.9, "f1": 0.8}, "leakage": {"overall": 0.1}},
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Several tests press Ctrl-C (SIGINT) on a build or a server they started, as a terminal would.
+    A shell without job control (a background job, ``nohup``) starts commands with SIGINT ignored,
+    and every child inherits that, so that no SIGINT could reach them: the test run then takes
+    SIGINT back, and the children it starts get it as they would from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def report(**changes: Any) -> dict[str, Any]:
