@@ -62,7 +62,12 @@ def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("tools")
     reports = write_archive(root / "reports", {f"{spec[0]}/{name}.report.json": _report(name) for name, spec in REPORTS.items()})
     manifest = write_manifest(root / "models.jsonl", [{"repo_id": model, "param_count": count} for model, count in MANIFEST.items()])
-    return build_site(root / "site", reports, manifest, LEADERBOARD_PAGE_ROWS=PAGE_ROWS)
+    # Compared with a leaderboard of b1 alone, so that there is a changes page whose added rows
+    # (all but b1) take two pages.
+    previous = write_archive(root / "previous", {"beta/b1.report.json": _report("b1")})
+    before = build_site(root / "before", previous, manifest)
+    return build_site(root / "site", reports, manifest, LEADERBOARD_PAGE_ROWS=PAGE_ROWS,
+                      LEADERBOARD_PREVIOUS_LEADERBOARD=str(before / "leaderboard.json"))
 
 
 @pytest.fixture(scope="module")
@@ -482,7 +487,7 @@ def test_a_phone_never_scrolls_the_page_sideways(pages, board, base_url):
     phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
     for path in (f"index.html#suite-alpha?q=openmed&sort=recall:desc&size=1-&compare={index['p1']}",
                  f"compare.html#rows={index['p1']},{index['n2']},{index['b1']},{index['p4']}",
-                 "suite/suite-alpha/2/2.html", "report/alpha/p4.report.html"):
+                 "suite/suite-alpha/2/2.html", "report/alpha/p4.report.html", "changes.html", "changes/added/2.html"):
         w = pages.open(path, **phone)
         assert w.page.evaluate("document.documentElement.scrollWidth") <= 390, path
         w.assert_clean(base_url)
@@ -510,7 +515,8 @@ def test_axe_finds_no_wcag_aa_violation_on_any_kind_of_page(pages, board, scheme
     for path, action in [("index.html#suite-alpha", "controls"),
                          (f"compare.html#rows={index['p1']},{index['n2']},{index['b1']},{index['p4']}", "differing"),
                          ("compare.html", None), ("report/beta/b1.report.html", None), ("suite/suite-alpha/2/2.html", None),
-                         ("ranking.html", None), ("schema.html", None), ("refresh.html", None), ("adding-reports.html", None)]:
+                         ("ranking.html", None), ("schema.html", None), ("refresh.html", None), ("adding-reports.html", None),
+                         ("changes.html", None), ("changes/added/2.html", None)]:
         w = pages.open(path, color_scheme=scheme)
         if action == "controls":
             _every_control_shown(w.page, index)

@@ -229,6 +229,68 @@ def test_rendering_in_place_without_a_previous_leaderboard_removes_the_changes_p
     assert "changes.html" not in (site / "index.html").read_text(encoding="utf-8")
 
 
+def test_a_kind_of_change_longer_than_a_page_goes_on_pages_of_its_own_each_row_once(tmp_path):
+    """Five rows added with two rows a page: changes.html shows the first two, changes/added/2.html
+    and 3.html the others, linked both ways; rendering in place with fewer changes removes a page."""
+    from browser_support import build_site
+
+    names = [f"OpenMed/model-{letter}" for letter in "abcde"]  # ranked in this order: leakage 1% to 5%
+    old = write_archive(tmp_path / "old", {"golden/z.report.json": report(model_name="OpenMed/model-z",
+                                                                          metrics={"leakage": {"overall": 0.5}})})
+    new = write_archive(tmp_path / "new", {
+        **{f"golden/{name[-1]}.report.json": report(model_name=name, metrics={"leakage": {"overall": (n + 1) / 100}})
+           for n, name in enumerate(names)},
+        "golden/z.report.json": report(model_name="OpenMed/model-z", metrics={"leakage": {"overall": 0.5}})})
+    before = build_site(tmp_path / "before", old, release_tag="v1.0.0")
+    site = build_site(tmp_path / "site", new, release_tag="v1.1.0", LEADERBOARD_PAGE_ROWS=2,
+                      LEADERBOARD_PREVIOUS_LEADERBOARD=str(before / "leaderboard.json"))
+
+    def added(html: str) -> list[str]:
+        section = re.search(r'<section aria-labelledby="added">(.*?)</section>', html, re.S).group(1)
+        return re.findall(r'<th scope="row"><a href="[^"]*">([^<]*)</a>', section)
+
+    def pager(number: int, depth: str) -> str:
+        CURRENT = ' aria-current="page"'
+        links = {1: f"{depth}changes.html#added", 2: f"{depth}changes/added/2.html", 3: f"{depth}changes/added/3.html"}
+        first, last = 2 * number - 1, min(5, 2 * number)
+        return ('<nav class="pages" data-pages aria-label="Pages of Added">\n'
+                f"<p>Rows {first} to {last} of 5 (page {number} of 3).</p>\n<ul>\n"
+                + (f'<li><a href="{links[number - 1]}" rel="prev">Previous rows</a></li>\n' if number > 1 else "")
+                + "".join(f'<li><a href="{url}"{CURRENT if page == number else ""}>'
+                          f'<span class="visually-hidden">Page </span>{page}</a></li>\n' for page, url in links.items())
+                + (f'<li><a href="{links[number + 1]}" rel="next">Next rows</a></li>\n' if number < 3 else "")
+                + "</ul>\n</nav>\n")
+
+    first = (site / "changes.html").read_text(encoding="utf-8")
+    pages = [(site / f"changes/added/{number}.html").read_text(encoding="utf-8") for number in (2, 3)]
+    assert [added(html) for html in [first, *pages]] == [names[:2], names[2:4], names[4:]]
+    assert '<li><a href="#added">Added</a> (5)</li>' in first  # the count is every row's, not the page's
+    assert pager(1, "./") in first
+    for number, html in zip((2, 3), pages):
+        assert pager(number, "../../") in html
+        assert f"<title>Changes in v1.1.0, added: rows {2 * number - 1} to {min(5, 2 * number)} · " in html
+        assert '<p class="breadcrumb"><a href="../../changes.html#added">Back to Changes in v1.1.0</a></p>' in html
+        assert '<a href="../../changes.html" aria-current="page">Changes</a>' in html
+    # The kinds that fit on a page have no pages of their own.
+    assert sorted(path.relative_to(site).as_posix() for path in (site / "changes").rglob("*.html")) == [
+        "changes/added/2.html", "changes/added/3.html"]
+
+    # In place, against a previous leaderboard that already has two of the five: one page is left.
+    middle = build_site(tmp_path / "middle", write_archive(tmp_path / "some", {
+        **{f"golden/{name[-1]}.report.json": report(model_name=name, metrics={"leakage": {"overall": (n + 1) / 100}})
+           for n, name in enumerate(names[:2])},
+        "golden/z.report.json": report(model_name="OpenMed/model-z", metrics={"leakage": {"overall": 0.5}})}),
+        release_tag="v1.0.0")
+    result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o", str(site),
+                             "-e", f'LEADERBOARD_REPORTS_DIR="{new}"', 'LEADERBOARD_RELEASE_TAG="v1.1.0"',
+                             "LEADERBOARD_PAGE_ROWS=2", f'LEADERBOARD_PREVIOUS_LEADERBOARD="{middle / "leaderboard.json"}"'],
+                            cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert added((site / "changes.html").read_text(encoding="utf-8")) == names[2:4]
+    assert added((site / "changes/added/2.html").read_text(encoding="utf-8")) == names[4:]
+    assert not (site / "changes/added/3.html").exists()
+
+
 # -- The page's words, from two documents: no build needed -----------------------------------------
 
 
@@ -244,7 +306,7 @@ def document(*rows: tuple[str, float, float, float]) -> dict:
 def test_a_leakage_regression_comes_before_a_fall_in_recall_whatever_the_rows_names():
     old = document(("a", 0.1, 0.9, 0.8), ("z", 0.2, 0.9, 0.8))
     new = document(("a", 0.1, 0.8, 0.8), ("z", 0.3, 0.9, 0.8))
-    page = changes_page(compare(old, new), new, old, b"{}", "v2.0.0")
+    page = changes_page(compare(old, new), new, old, b"{}", "v2.0.0", 50)
     [regressed] = [section for section in page.sections if section.anchor == "regressed"]
     assert [(line.model_name, line.cells, line.badge) for line in regressed.lines] == [
         ("z", ("leakage", "20.00%", "30.00%", "+10.00"), "leakage regression"),
@@ -258,7 +320,7 @@ def test_a_leakage_regression_comes_before_a_fall_in_recall_whatever_the_rows_na
 
 def test_identical_leaderboards_have_a_page_that_says_so_and_no_notes():
     same = document(("a", 0.1, 0.9, 0.8))
-    page = changes_page(compare(same, same), same, same, b"{}", None)
+    page = changes_page(compare(same, same), same, same, b"{}", None, 50)
     assert (page.sections, page.notes, page.summary, page.title) == ((), {}, "no changes", "Changes in this build")
 
 
@@ -268,6 +330,6 @@ def test_a_changed_rows_note_goes_to_the_report_that_stands_for_it():
     new = document(("a", 0.1, 0.9, 0.8), ("a", 0.2, 0.9, 0.8))
     new["rows"][0].update(release_tag="v1.9.0", report_path="v1.9.0/a.report.json")
     new["rows"][1].update(release_tag="v1.10.0", report_path="v1.10.0/a.report.json")
-    page = changes_page(compare(old, new), new, old, b"{}", "v1.10.0")
+    page = changes_page(compare(old, new), new, old, b"{}", "v1.10.0", 50)
     assert list(page.notes) == ["v1.10.0/a.report.json"]
     assert [standing.row["release_tag"] for standing in standings(new).values()] == ["v1.10.0"]

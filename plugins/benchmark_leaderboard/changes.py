@@ -24,7 +24,7 @@ from . import validate
 from .exits import DONE, REFUSED
 from .problems import BuildFailed, one_line
 from .versions import version_key
-from .view import percent
+from .view import Pager, pages_of, percent
 
 REGRESSION = REFUSED  # a row leaks more than before: CI stops the release
 
@@ -40,6 +40,11 @@ HUNDREDTH = Decimal("0.01")
 # that previous leaderboard (so that the page can be checked, and verify can render it again).
 CHANGES_PAGE = "changes.html"
 PREVIOUS_COPY = "changes/previous-leaderboard.json"
+
+
+def changes_page_path(anchor: str, page: int) -> str:
+    """Where page ``page`` (2 or more) of a kind of change longer than a page is written."""
+    return f"changes/{anchor}/{page}.html"
 
 
 class UnusableInput(Exception):
@@ -317,10 +322,18 @@ class ChangesPage:
     sections: tuple[Section, ...]  # only the kinds of change that occurred, regressions first
     notes: dict[str, tuple[str, ...]]  # report path of a changed row in this build -> what changed
     previous_bytes: bytes  # the previous leaderboard exactly as compared, published as PREVIOUS_COPY
+    page_rows: int  # a kind of change's rows a page: the first page on changes.html, the others under changes/
 
     @property
     def title(self) -> str:
         return f"Changes in {self.release_tag}" if self.release_tag else "Changes in this build"
+
+    def pages(self, section: Section, page: int = 1) -> Pager:
+        """The pager of ``section`` at ``page``: a release that changes many rows keeps every page
+        of the site small."""
+        return pages_of(lambda number: CHANGES_PAGE + "#" + section.anchor if number == 1
+                        else changes_page_path(section.anchor, number),
+                        page, len(section.lines), self.page_rows, f"Pages of {section.title}")
 
 
 _ARROW = " \u2192 "
@@ -343,7 +356,7 @@ def _presence_cells(standing: Standing) -> tuple[str, ...]:
 
 
 def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: dict[str, Any],
-                 previous_bytes: bytes, release_tag: str | None) -> ChangesPage:
+                 previous_bytes: bytes, release_tag: str | None, page_rows: int) -> ChangesPage:
     """The changes page of ``diff`` (from ``previous_document`` to ``new_document``, this build's)."""
     pages = {key: standing.row["report_path"] for key, standing in standings(new_document).items()}
 
@@ -385,6 +398,7 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
         sections=tuple(section for section in sections if section.lines),
         notes=_notes(diff, pages),
         previous_bytes=previous_bytes,
+        page_rows=page_rows,
     )
 
 
@@ -404,13 +418,14 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
     return {pages[key]: tuple(words) for key, words in said.items()}
 
 
-def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any]) -> ChangesPage | None:
+def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any],
+                  page_rows: int) -> ChangesPage | None:
     """The changes page of a build whose ranked ``rows`` (``fill.Row``) are compared with the
-    leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``); None without one: no
-    page, and nothing guessed."""
+    leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``), ``page_rows`` rows of
+    each kind of change a page; None without one: no page, and nothing guessed."""
     if previous_path is None:
         return None
     data, previous = read_previous(previous_path)
     current = {"rows": [row._asdict() for row in rows]}
     diff = compare(previous, current, previous_path, release_tag or "this build")
-    return changes_page(diff, current, previous, data, release_tag)
+    return changes_page(diff, current, previous, data, release_tag, page_rows)

@@ -7,8 +7,8 @@ what the pages show beyond its rows (frontier, sizes, charts); it writes nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
 processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
 the pages of long families, each suite's metrics for comparing, and the report copies and pages,
-each page rendered with the context as it is then (other plugins may have added to it); then it
-announces every file with ``content_written``, removes what an earlier render in the same folder
+each page rendered with the context as it is then (other plugins may have added to it); the
+changes pages of a build given a previous leaderboard; then it announces every file with ``content_written``, removes what an earlier render in the same folder
 wrote and this one did not, and writes the render's marker last."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
-from .changes import CHANGES_PAGE, PREVIOUS_COPY, build_changes
+from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
@@ -104,7 +104,8 @@ class LeaderboardGenerator(Generator):
         self.context["report_page_url"] = report_page_url
         # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
         self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
-        self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows)
+        self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
+                                     self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
@@ -131,9 +132,7 @@ class LeaderboardGenerator(Generator):
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
         if self.changes is not None:
-            written.append(_render(job, self.get_template("changes"), CHANGES_PAGE, page_name="changes",
-                                   changes=self.changes))
-            written.append(site.write(PREVIOUS_COPY, self.changes.previous_bytes))
+            written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"), self.changes)
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         if self.in_place:
@@ -202,12 +201,26 @@ def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) ->
     family = suite.families[family_number]
     rows = view.page_rows
     written = []
-    first = pager(suite.anchor, family_number + 1, 1, len(family.rows), rows)
+    first = pager(suite, family_number + 1, 1, rows)
     for number in range(2, first.count + 1):
         written.append(_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, number),
                                leaderboard=board, view=view, suite=suite, family=family,
-                               pages=pager(suite.anchor, family_number + 1, number, len(family.rows), rows),
+                               pages=pager(suite, family_number + 1, number, rows),
                                shown=family.rows[(number - 1) * rows:number * rows]))
+    return written
+
+
+def _write_changes(job: _PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
+    """changes.html, with the first page of each kind of change; the further pages of the kinds
+    longer than a page; and the previous leaderboard it compared with."""
+    written = [_render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)]
+    for section in changes.sections:
+        for number in range(2, changes.pages(section).count + 1):
+            pages = changes.pages(section, number)
+            written.append(_render(job, page_template, changes_page_path(section.anchor, number), page_name="changes",
+                                   changes=changes, section=section, pages=pages,
+                                   shown=section.lines[pages.first - 1:pages.last]))
+    written.append(job.site.write(PREVIOUS_COPY, changes.previous_bytes))
     return written
 
 

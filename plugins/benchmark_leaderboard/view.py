@@ -11,7 +11,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
@@ -227,14 +227,16 @@ def model_attributes(manifest_row: dict[str, Any] | None) -> list[tuple[str, str
 
 @dataclass(frozen=True, slots=True)
 class Pager:
-    """One page of a family's rows: page 1 is on the index, the others under ``suite/``."""
+    """One page of a long table's rows (a family's, or a kind of change's): page 1 is where the
+    table first appears, on the index or on changes.html, the others are pages of their own."""
 
     number: int
     count: int
-    first: int  # the family's row number (1-based) of the page's first row
+    first: int  # the table's row number (1-based) of the page's first row
     last: int
     total: int
     links: tuple[tuple[int, str], ...]  # every page, (number, its URL within the site)
+    label: str  # what the links between the pages are called
 
     @property
     def previous(self) -> str | None:
@@ -255,10 +257,18 @@ def page_url(anchor: str, family_number: int, page: int) -> str:
     return "index.html#" + anchor if page == 1 else family_page_path(anchor, family_number, page)
 
 
-def pager(anchor: str, family_number: int, page: int, total: int, page_rows: int) -> Pager:
+def pager(suite: Any, family_number: int, page: int, page_rows: int) -> Pager:
+    """Page ``page`` of a suite's family ``family_number`` (1-based)."""
+    family = suite.families[family_number - 1]
+    return pages_of(lambda number: page_url(suite.anchor, family_number, number), page, len(family.rows), page_rows,
+                    f"Pages of {suite.name}, {family.name}")
+
+
+def pages_of(url: Callable[[int], str], page: int, total: int, page_rows: int, label: str) -> Pager:
+    """Page ``page`` of a table of ``total`` rows, ``page_rows`` a page, the URL of each page given by ``url``."""
     count = max(1, -(-total // page_rows))
-    links = tuple((number, page_url(anchor, family_number, number)) for number in range(1, count + 1))
-    return Pager(page, count, (page - 1) * page_rows + 1, min(total, page * page_rows), total, links)
+    links = tuple((number, url(number)) for number in range(1, count + 1))
+    return Pager(page, count, (page - 1) * page_rows + 1, min(total, page * page_rows), total, links, label)
 
 
 @dataclass(frozen=True)
@@ -283,8 +293,7 @@ class BoardView:
 
     def pages(self, suite: Any, family_number: int, page: int = 1) -> Pager:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
-        family = suite.families[family_number - 1]
-        return pager(suite.anchor, family_number, page, len(family.rows), self.page_rows)
+        return pager(suite, family_number, page, self.page_rows)
 
 
 def suite_rows(suite: Any) -> list[int]:
