@@ -8,8 +8,9 @@ running. ``generate_output`` writes every file through ``SiteWriter``: the schem
 processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
 the pages of long families, each suite's metrics for comparing, and the report copies and pages,
 each page rendered with the context as it is then (other plugins may have added to it); the
-changes pages of a build given a previous leaderboard; then it announces every file with ``content_written``, removes what an earlier render in the same folder
-wrote and this one did not, and writes the render's marker last."""
+changes pages of a build given a previous leaderboard; then it announces every file with
+``content_written``, removes what an earlier render in the same folder wrote and this one did not,
+and writes the render's marker last."""
 
 from __future__ import annotations
 
