@@ -94,6 +94,12 @@ def test_percentages_have_two_decimals_and_every_further_one_a_value_needs(fract
     assert percent(fraction) == shown
 
 
+def test_a_percentage_is_written_from_its_own_fraction_whatever_came_before():
+    # -0.0 equals 0.0 (the schema's minimum of 0 lets it through) but is written with its sign.
+    assert [percent(value) for value in (0.0, -0.0, 0.0, -0.0, 0.5, 1, 0.5)] == [
+        "0.00", "-0.00", "0.00", "-0.00", "50.00", "100.00", "50.00"]
+
+
 def test_rows_are_terse_and_show_exact_percentages_the_whole_hash_and_the_json_copy(archive, tmp_path):
     reports = archive({"s/a.report.json": report(metrics={"leakage": {"overall": 0.07313}, "exact_span_f1": {"recall": 0.5, "f1": 0.25}})})
     build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)

@@ -30,7 +30,14 @@ PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall
 def percent(fraction: float) -> str:
     """A fraction in [0, 1] as a percentage with two decimals, or with every decimal it needs when
     two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded."""
-    value = Decimal(repr(float(fraction))) * 100
+    return _percent_of(repr(float(fraction)))
+
+
+# Kept by the fraction's text (-0.0 equals 0.0 but is written "-0.00"): a row's three fractions are
+# written on its report page, in its table and in its history, and archives repeat a few thousand values.
+@lru_cache(maxsize=1 << 14)
+def _percent_of(text: str) -> str:
+    value = Decimal(text) * 100
     if value == value.quantize(HUNDREDTH):
         return f"{value:.2f}"
     return f"{value.normalize():f}"
