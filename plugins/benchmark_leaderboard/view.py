@@ -192,6 +192,7 @@ def param_count(manifest_row: dict[str, Any] | None) -> int | float | None:
     return value if math.isfinite(value) and value > 0 else None
 
 
+@lru_cache(maxsize=1 << 14, typed=True)  # a model's count is shown on each of its rows
 def size_text(count: int | float | None) -> str:
     """A parameter count, short: three significant digits at most and K, M, B or T (44000000 ->
     "44M", 2300000000 -> "2.3B", 850 -> "850"); "" for None."""
