@@ -46,6 +46,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True, width=17.5),
     Column("report_url", "Copy", "copy", sortable=False, width=4.5),
 )
+# What each cell of a row is made from, in order: its column's kind and field position.
+CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in COLUMNS)
 # The model column takes what is left of a table at least this much wider than the other columns:
 # with them, every column fits an 82rem page.
 MODEL_MIN_WIDTH = 11

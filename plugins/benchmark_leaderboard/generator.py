@@ -29,7 +29,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
-from .columns import COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
+from .columns import CELLS, COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
@@ -100,6 +100,7 @@ class LeaderboardGenerator(Generator):
         self.context["leaderboard_view"] = self.view
         self.context["suite_csv_path"] = suite_csv_path
         self.context["leaderboard_columns"] = COLUMNS
+        self.context["leaderboard_cells"] = CELLS
         self.context["numeric_kinds"] = NUMERIC_KINDS
         self.context["model_min_width"] = MODEL_MIN_WIDTH
         self.context["report_page_url"] = report_page_url
