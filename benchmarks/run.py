@@ -626,8 +626,11 @@ def cli(argv: Sequence[str] | None = None) -> int:
         where = f"{one_line(str(error.filename))}: " if error.filename else ""
         print(f"bench: {where}{one_line(error.strerror or str(error))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("bench: interrupted; the runs' folders are removed, the archives kept", file=sys.stderr)
+    except KeyboardInterrupt:  # a second Ctrl-C can stop the removal of the runs' folders too
+        left = len(outputs_of(WORK))
+        print("bench: interrupted; " + (f"{left} of the runs' folders are left, and the next bench removes them first"
+                                        if left else "the runs' folders are removed") + "; the archives are kept",
+              file=sys.stderr)
         return 130
     return 0
 

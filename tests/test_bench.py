@@ -372,6 +372,21 @@ def test_a_failed_render_is_one_line_and_leaves_no_run_behind(tmp_path):
     assert {path.name for path in tmp_path.iterdir()} == {"archive-2", "runs.log", run.REMOVED_AT}
 
 
+@pytest.mark.parametrize("left, line", [
+    (0, "bench: interrupted; the runs' folders are removed; the archives are kept"),
+    (2, "bench: interrupted; 2 of the runs' folders are left, and the next bench removes them first; the archives are kept"),
+])
+def test_an_interrupted_bench_says_whether_it_removed_its_runs_folders(tmp_path, monkeypatch, capsys, left, line):
+    def interrupted(*args, **kwargs):  # Ctrl-C, or a second one while the runs' folders are removed
+        for number in range(left):
+            (tmp_path / f"site-project-2-new-{number + 1}").mkdir()
+        raise KeyboardInterrupt
+    monkeypatch.setattr(run, "WORK", tmp_path)
+    monkeypatch.setattr(run, "main", interrupted)
+    assert run.cli(["--sizes", "2"]) == 130
+    assert capsys.readouterr().err == line + "\n"
+
+
 def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tmp_path, monkeypatch):
     said: list[str] = []
     folder = run.make_archive(2, tmp_path, said.append)
