@@ -324,7 +324,7 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     work.mkdir(parents=True, exist_ok=True)
     archives = {reports: make_archive(reports, work, say) for reports in sizes}
     settle(work, say)
-    load_before = os.getloadavg()[0]
+    load_before, stolen_before, started = os.getloadavg()[0], stolen_seconds(), time.monotonic()
     run = Runner(commands, say)
     results = [SizeResult(reports) for reports in sizes]
     page, page_note = None, "not measured (--no-browser)"
@@ -356,7 +356,10 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
                 page_note = f"not measured: {one_line(first)}"
     finally:
         remove_outputs(work)
-    text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]))
+    stolen_after, elapsed = stolen_seconds(), time.monotonic() - started
+    stolen = (None if stolen_before is None or stolen_after is None or elapsed <= 0
+              else (stolen_after - stolen_before) / (elapsed * (os.cpu_count() or 1)))
+    text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]), stolen)
     say("")
     say(text)
     if results_file is not None:
@@ -565,16 +568,33 @@ How it is measured:
   frame painted after the page's last change."""
 
 
+def stolen_seconds(stat: str | None = None) -> float | None:
+    """The CPU time the host of this virtual machine has taken from it since boot (the steal column
+    of /proc/stat's cpu line, or of ``stat``), in seconds; None where the system does not say."""
+    try:
+        if stat is None:
+            with open("/proc/stat", encoding="ascii") as handle:
+                stat = handle.readline()
+        fields = stat.split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK") if fields[0] == "cpu" else None
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def report(results: Sequence[SizeResult], page, page_note: str, command_line: str, runs: int,
-           load: tuple[float, float] = (0.0, 0.0)) -> str:
-    """The figures as Markdown: the same text is printed and written to results.md."""
+           load: tuple[float, float] = (0.0, 0.0), stolen: float | None = None) -> str:
+    """The figures as Markdown: the same text is printed and written to results.md. ``stolen`` is
+    the share of the CPUs' time the host took during the runs: a renderer that uses every CPU loses
+    more to it than one that uses a single CPU."""
     sizes = ", ".join(f"{result.reports:,}" for result in results)
     lines = [
         "# Benchmark results", "",
         f"Command: `{command_line}` (sizes {sizes}; {_runs(runs, 'timed ')} of each "
         f"renderer per size and situation, one more sampled for memory).", "",
         f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
-        f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after.", "",
+        f"1-minute load average {load[0]:.1f} before the runs, {load[1]:.1f} after"
+        + (f"; the host took {stolen:.1%} of the CPUs' time during the runs (steal time)." if stolen is not None
+           else "."), "",
         METHOD, "",
         "## Wall time and peak memory", "",
         *summary_table(results), "",

@@ -387,6 +387,20 @@ def test_an_interrupted_bench_says_whether_it_removed_its_runs_folders(tmp_path,
     assert capsys.readouterr().err == line + "\n"
 
 
+def test_the_machine_line_says_how_much_cpu_time_the_host_took():
+    ticks = os.sysconf("SC_CLK_TCK")
+    assert run.stolen_seconds(f"cpu  1637581 101231 863238 2382053 133490 0 35428 {15 * ticks} 0 0\n") == 15
+    assert run.stolen_seconds("intr 1 2 3\n") is None
+    assert run.stolen_seconds("cpu  1 2 3\n") is None  # a kernel too old to count it
+    def machine(*figures) -> str:
+        text = run.report(_results(), None, "not measured", "invoke bench", 3, *figures)
+        return next(line for line in text.splitlines() if line.startswith("Machine: "))
+
+    assert machine((0.5, 1.25), 0.1234).endswith("; 1-minute load average 0.5 before the runs, 1.2 after; the host "
+                                                 "took 12.3% of the CPUs' time during the runs (steal time).")
+    assert machine((0.5, 1.25)).endswith("; 1-minute load average 0.5 before the runs, 1.2 after.")
+
+
 def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tmp_path, monkeypatch):
     said: list[str] = []
     folder = run.make_archive(2, tmp_path, said.append)
