@@ -6,7 +6,6 @@ table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from .fill import FIELDS
 
@@ -20,7 +19,7 @@ class Column:
     sortable: bool = True  # its header is a button that sorts the table by it (every column of data)
     width: float | None = None  # its track in the row grid, in rem; None: what is left (the model's)
 
-    @cached_property
+    @property
     def index(self) -> int:
         """The field's position in a row (rows are tuples), or -1 for a column the row does not hold."""
         return FIELDS.index(self.key) if self.key in FIELDS else -1
