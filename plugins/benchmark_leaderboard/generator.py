@@ -19,7 +19,7 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -36,7 +36,7 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import (BoardView, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav,
+from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav,
                    suite_rows)
 from .writer import SiteWriter
 
@@ -134,7 +134,8 @@ class LeaderboardGenerator(Generator):
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
         if self.changes is not None:
-            written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"), self.changes)
+            written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
+                                      self.changes)
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         if self.in_place:
@@ -201,15 +202,10 @@ def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) ->
     board, view = job.board, job.view
     suite = board.suites[suite_number]
     family = suite.families[family_number]
-    rows = view.page_rows
-    written = []
-    first = pager(suite, family_number + 1, 1, rows)
-    for number in range(2, first.count + 1):
-        written.append(_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, number),
-                               leaderboard=board, view=view, suite=suite, family=family,
-                               pages=pager(suite, family_number + 1, number, rows),
-                               shown=family.rows[(number - 1) * rows:number * rows]))
-    return written
+    return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
+                    leaderboard=board, view=view, suite=suite, family=family, pages=pages,
+                    shown=family.rows[pages.first - 1:pages.last])
+            for pages in _after_the_first(lambda number: pager(suite, family_number + 1, number, view.page_rows))]
 
 
 def _write_changes(job: _PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
@@ -217,13 +213,19 @@ def _write_changes(job: _PageJob, template: Any, page_template: Any, changes: Ch
     longer than a page; and the previous leaderboard it compared with."""
     written = [_render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)]
     for section in changes.sections:
-        for number in range(2, changes.pages(section).count + 1):
-            pages = changes.pages(section, number)
-            written.append(_render(job, page_template, changes_page_path(section.anchor, number), page_name="changes",
-                                   changes=changes, section=section, pages=pages,
-                                   shown=section.lines[pages.first - 1:pages.last]))
+        written += [_render(job, page_template, changes_page_path(section.anchor, pages.number), page_name="changes",
+                            changes=changes, section=section, pages=pages,
+                            shown=section.lines[pages.first - 1:pages.last])
+                    for pages in _after_the_first(lambda number: changes.pages(section, number))]
     written.append(job.site.write(PREVIOUS_COPY, changes.previous_bytes))
     return written
+
+
+def _after_the_first(pager_at: Callable[[int], Pager]) -> Iterator[Pager]:
+    """Pages 2 and on of a long table (its first page is on the index or on changes.html), each the
+    pager ``pager_at`` gives for its number."""
+    for number in range(2, pager_at(1).count + 1):
+        yield pager_at(number)
 
 
 def _render(job: _PageJob, template: Any, save_as: str, **variables: Any) -> str:
