@@ -211,20 +211,22 @@ def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(s
         f"changed: report/{path}" for path in sorted((A[0], B[0], C[0]))]
 
 
+def pelican_content(site: Path, reports: Path, *settings: str) -> None:
+    """``pelican content`` of ``reports`` (release v1.1.0) into ``site``, rendering in place when
+    it holds an earlier render, with ``settings`` (NAME=value) on top."""
+    result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o", str(site),
+                             "-e", f'LEADERBOARD_REPORTS_DIR="{reports}"', 'LEADERBOARD_RELEASE_TAG="v1.1.0"', *settings],
+                            cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
 def test_rendering_in_place_without_a_previous_leaderboard_removes_the_changes_page(sites, tmp_path):
     """`pelican content` renders into an earlier render: the changes page of that render goes with its previous."""
     root, _ = sites
     site = tmp_path / "site"
-
-    def pelican(*settings: str) -> None:
-        result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o", str(site),
-                                 "-e", f'LEADERBOARD_REPORTS_DIR="{root / "new"}"', 'LEADERBOARD_RELEASE_TAG="v1.1.0"',
-                                 *settings], cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
-        assert result.returncode == 0, result.stderr
-
-    pelican(f'LEADERBOARD_PREVIOUS_LEADERBOARD="{root / "before/leaderboard.json"}"')
+    pelican_content(site, root / "new", f'LEADERBOARD_PREVIOUS_LEADERBOARD="{root / "before/leaderboard.json"}"')
     assert (site / "changes.html").is_file() and (site / "changes/previous-leaderboard.json").is_file()
-    pelican()
+    pelican_content(site, root / "new")
     assert not (site / "changes.html").exists() and not (site / "changes/previous-leaderboard.json").exists()
     assert "changes.html" not in (site / "index.html").read_text(encoding="utf-8")
 
@@ -281,11 +283,7 @@ def test_a_kind_of_change_longer_than_a_page_goes_on_pages_of_its_own_each_row_o
            for n, name in enumerate(names[:2])},
         "golden/z.report.json": report(model_name="OpenMed/model-z", metrics={"leakage": {"overall": 0.5}})}),
         release_tag="v1.0.0")
-    result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o", str(site),
-                             "-e", f'LEADERBOARD_REPORTS_DIR="{new}"', 'LEADERBOARD_RELEASE_TAG="v1.1.0"',
-                             "LEADERBOARD_PAGE_ROWS=2", f'LEADERBOARD_PREVIOUS_LEADERBOARD="{middle / "leaderboard.json"}"'],
-                            cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
-    assert result.returncode == 0, result.stderr
+    pelican_content(site, new, "LEADERBOARD_PAGE_ROWS=2", f'LEADERBOARD_PREVIOUS_LEADERBOARD="{middle / "leaderboard.json"}"')
     assert added((site / "changes.html").read_text(encoding="utf-8")) == names[2:4]
     assert added((site / "changes/added/2.html").read_text(encoding="utf-8")) == names[4:]
     assert not (site / "changes/added/3.html").exists()
