@@ -14,6 +14,15 @@ CHROMIUM ?= /usr/bin/chromium
 # there is no default release tag, so a build of that archive must be given one.
 RELEASE_TAG ?= v3.1.0
 
+# The project's own packages, the plugin (plugins/), the site's tooling (leaderboard_tools/) and
+# benchmarks/, import in the environment like installed ones, and before them: a test dependency
+# (pysbd) installs a top-level package named benchmarks too. The path file is written after pip
+# has run and removed before it runs again: with the project's folder first on the path, a package
+# that pip builds from its source (jieba, in the test lock) fails to build.
+PATHS_FILE = $(BIN)/python -c 'import os, sysconfig; print(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"))'
+UNLINK_PATHS = rm -f "$$($(PATHS_FILE))"
+LINK_PATHS = $(BIN)/python -c 'import os, sysconfig; paths = [os.getcwd(), os.path.join(os.getcwd(), "plugins")]; open(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"), "w").write(f"import sys; sys.path[:0] = {paths!r}\n")'
+
 .PHONY: build test serve livereload clean chromium release-tag
 
 build: $(BUILD_STAMP)
@@ -37,15 +46,15 @@ release-tag:
 
 $(BUILD_STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements.lock
-	# The project's own packages, the plugin (plugins/), the site's tooling (leaderboard_tools/) and
-	# benchmarks/, import in the environment like installed ones, and before them: a test
-	# dependency (pysbd) installs a top-level package named benchmarks too.
-	$(BIN)/python -c 'import os, sys, sysconfig; paths = [os.getcwd(), os.path.join(os.getcwd(), "plugins")]; open(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"), "w").write(f"import sys; sys.path[:0] = {paths!r}\n")'
+	$(LINK_PATHS)
 	touch $@
 
 $(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock
+	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements-test.lock
+	$(LINK_PATHS)
 	touch $@
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
