@@ -133,7 +133,7 @@ The other row is counted in a grid of cells shaded by how many rows each holds. 
 </svg>
 <figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them. The frontier is the rows no \
 other row beats on both lower leakage and higher recall (marked <span class="badge frontier">frontier</span> in the tables). \
-The shaded cells hold the other rows, the darker the more:
+The shaded cells hold the other rows, the stronger the shade the more rows:
 <ul class="shades">
 <li><span class="swatch d5"></span>1 row</li>
 </ul>
