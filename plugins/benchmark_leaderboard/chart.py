@@ -250,8 +250,8 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
     marks = tuple(Mark(rows[i], _text(places[i][0]), _text(places[i][1])) for i in marked)
     # A marked frontier's line runs through its marks' centres (a tenth of a unit); a frontier too
     # long to mark is written in whole units, which bounds its line by the plot's width and height.
-    places_written = 1 if marked else 0
-    step = _step([(_text(places[i][0], places_written), _text(places[i][1], places_written)) for i in on_frontier])
+    decimals = 1 if marked else 0
+    step = _step([(_text(places[i][0], decimals), _text(places[i][1], decimals)) for i in on_frontier])
     in_marks = set(marked)
     return Chart(
         rows=len(points),
