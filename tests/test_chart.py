@@ -281,6 +281,15 @@ def test_a_charts_elements_and_bytes_are_bounded_whatever_its_rows(points):
                        'OpenMed/synth-pii-000000 on cpu: leakage 100.0000%, recall 100.0000%, on the frontier</title>'
                        '<circle cx="000.0" cy="000.0" r="5"/></a>\n')
     assert max(map(len, mark_lines), default=0) <= longest_mark
+    # What the text alternative and the caption say of the marks and the grid.
+    frontier_rows = f"{len(chart.frontier)} {'row' if len(chart.frontier) == 1 else 'rows'}"
+    if chart.marks:
+        assert f"The frontier, {frontier_rows}, each marked and linked to its report: " in html
+    else:
+        assert f"The frontier, {frontier_rows}, more than the chart marks one by one ({MARKS}), drawn as its line: " in html
+        assert " Every row is counted in a grid of cells shaded by how many rows each holds." in html
+        assert f"The line is the frontier of suite-01 ({frontier_rows})." in html
+    assert ("<ul class=\"shades\">" in html) == bool(chart.gridded) == bool(chart.shades)
     size = len(html.encode("utf-8"))
     assert size <= FIXED_BYTES + RUN * len(runs) + len(chart.step) + longest_mark * len(chart.marks)
     # ... and so, whatever the rows: about 24 kB for the grid, 3 kB for the line, 25 kB for the marks.
