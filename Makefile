@@ -1,7 +1,7 @@
 # Two commands for a fresh clone: `make build` renders the bundled archive, `make test` runs every test.
 # Each creates .venv when it is missing, installs what it needs, then hands over to invoke (tasks.py):
 # `make build` installs requirements.lock alone (what building needs), `make test` adds
-# requirements-test.lock (the tests' and the benchmark's packages) and Debian's Chromium.
+# requirements-test.lock (the tests' and the benchmark's packages), the Nu HTML Checker and Debian's Chromium.
 
 PYTHON ?= python3.11
 VENV := .venv
@@ -10,6 +10,11 @@ BUILD_STAMP := $(VENV)/.installed-build-lock
 TEST_STAMP := $(VENV)/.installed-test-lock
 PIP_INSTALL := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps
 CHROMIUM ?= /usr/bin/chromium
+# The Nu HTML Checker (the W3C validator's engine, run with Java), from npm at this exact version,
+# into .node/ (not part of the project); the tests run it on every kind of page the site writes.
+VNU_VERSION := 26.9.27
+VNU_JAR := .node/node_modules/vnu-jar/build/dist/vnu.jar
+VNU_STAMP := .node/.installed-vnu-$(VNU_VERSION)
 # The release tag of the bundled archive (content/benchmarks/), for its reports that carry none:
 # there is no default release tag, so a build of that archive must be given one.
 RELEASE_TAG ?= v3.1.0
@@ -51,10 +56,18 @@ $(BUILD_STAMP): requirements.lock
 	$(LINK_PATHS)
 	touch $@
 
-$(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock
+$(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock $(VNU_STAMP)
 	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements-test.lock
 	$(LINK_PATHS)
+	touch $@
+
+# The jar alone: its install script (which would fetch a Java runtime) is not run; Java 17 runs it.
+# The stamp names the version, so that a new VNU_VERSION installs again.
+$(VNU_STAMP):
+	npm install --prefix .node --ignore-scripts --no-save --no-package-lock --no-audit --no-fund vnu-jar@$(VNU_VERSION)
+	test -f $(VNU_JAR)
+	rm -f .node/.installed-vnu-*
 	touch $@
 
 # The browser tests drive Debian's Chromium; install it when it is missing.

@@ -308,28 +308,42 @@ def test_download_these_rows_gives_the_shown_rows_as_the_builds_csv_writes_them(
     w.assert_clean(base_url)
 
 
-def test_the_chart_marks_every_row_and_the_frontier_and_dims_what_the_filter_hides(pages, board, base_url):
+def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_filter_hides(pages, board, base_url):
     w = pages.open("index.html#suite-alpha")
     page = w.page
     fields = page.evaluate("window.leaderboardData.fields")
+    on_frontier = set()
     for suite in ("alpha", "beta"):
         rows = {i for i, row in enumerate(board["rows"]) if row["suite"] == suite}
-        marks = page.eval_on_selector_all(f"#suite-{suite} svg [data-row]", "ms => ms.map(m => Number(m.getAttribute('data-row')))")
-        assert sorted(marks) == sorted(rows)
-        frontier_marks = page.eval_on_selector_all(f"#suite-{suite} svg .frontier[data-row]",
-                                                   "ms => ms.map(m => Number(m.getAttribute('data-row')))")
+        # Each mark is a frontier row, linked to its report page and named by its title.
+        marks = page.eval_on_selector_all(f"#suite-{suite} svg a.frontier[data-row]", """ms => ms.map(m => [
+            Number(m.getAttribute('data-row')), m.getAttribute('href'), m.querySelector('title').textContent])""")
+        assert page.eval_on_selector_all(f"#suite-{suite} svg a", "ms => ms.length") == len(marks)
         page.click(f"#suite-{suite}-tab")
         show_all(page, f"suite-{suite}")
         badged = page.eval_on_selector_all(f"#suite-{suite} tbody tr", """rs => rs.filter(r => r.querySelector('.badge.frontier'))
                                              .map(r => Number(r.getAttribute('data-row')))""")
-        assert sorted(frontier_marks) == sorted(badged) == sorted(i for i in rows if fields["frontier"][i])
+        assert sorted(index for index, _, _ in marks) == sorted(badged) == sorted(i for i in rows if fields["frontier"][i])
+        for index, href, title in marks:
+            row = board["rows"][index]
+            assert href == "./report/" + row["report_path"].removesuffix(".json") + ".html"
+            assert title.startswith(f"{row['model_name']} on {row['device']}: leakage ")
         assert board["index"]["p1" if suite == "alpha" else "b1"] in badged  # the suite's best row is on it
+        on_frontier |= set(badged)
+        # The other rows are in the grid's shaded cells, one path a shade, and the legend says what each holds.
+        shades = page.eval_on_selector_all(f"#suite-{suite} svg .density path", "ps => ps.map(p => p.getAttribute('class'))")
+        legend = page.eval_on_selector_all(f"#suite-{suite} .shades .swatch", "ss => ss.map(s => s.classList[1])")
+        assert shades == legend and shades
+        fills = page.eval_on_selector_all(f"#suite-{suite} svg .density path", "ps => ps.map(p => getComputedStyle(p).fill)")
+        swatches = page.eval_on_selector_all(f"#suite-{suite} .shades .swatch", "ss => ss.map(s => getComputedStyle(s).backgroundColor)")
+        assert fills == swatches and all(fill not in ("none", "rgba(0, 0, 0, 0)") for fill in fills)
     page.click("#suite-alpha-tab")
     boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; })"
     before = page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes)
     page.fill("#filter", "pii-small")
     dimmed = page.eval_on_selector_all("svg .dimmed", "ms => ms.map(m => Number(m.getAttribute('data-row')))")
-    assert sorted(dimmed) == sorted(i for i in range(len(board["rows"])) if i not in (board["index"]["p2"], board["index"]["b2"]))
+    assert sorted(dimmed) == sorted(on_frontier - {board["index"]["p2"], board["index"]["b2"]})
+    assert board["index"]["b2"] in on_frontier and board["index"]["b2"] not in dimmed
     assert page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes) == before
     page.press("#filter", "Escape")
     assert page.eval_on_selector_all("svg .dimmed", "ms => ms.length") == 0

@@ -1,19 +1,30 @@
-"""The trade-off chart: the Pareto frontier on hand-made rows, one linked mark a row in each suite's
-SVG, the frontier's marks equal to its rows (and to the tables' frontier marks), a crowded suite
-drawn as a density grid, and the same rows giving the same bytes."""
+"""The trade-off chart: the Pareto frontier on hand-made rows, one linked mark a frontier row in each
+suite's SVG (equal to the tables' frontier marks), every other row counted in the cells of a grid
+drawn as one path a shade with a legend of the shades, a size bounded whatever the suite's rows,
+and the same rows giving the same bytes."""
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from decimal import Decimal
 from pathlib import Path
+from types import SimpleNamespace
 
+import jinja2
 import pytest
 
-from conftest import SETTINGS, report, write_archive
+from conftest import ROOT, SETTINGS, report, write_archive
 
-from benchmark_leaderboard.chart import FRONTIER_MARKS, GRID_COLUMNS, GRID_ROWS, axis, frontier, suite_chart
-from leaderboard_tools.runner import build
+from benchmark_leaderboard.chart import (CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, PLOT_HEIGHT, PLOT_WIDTH, SHADES, axis, frontier,
+                                         shade_of, shade_range, suite_chart)
+from benchmark_leaderboard.generator import report_page_url
+from benchmark_leaderboard.settings import DEFAULTS
+from benchmark_leaderboard.view import percent
+from leaderboard_tools.runner import build, pelican_settings
+
+MARKS = DEFAULTS["LEADERBOARD_CHART_MARKS"]
 
 
 def render(root: Path, files: dict, **settings) -> str:
@@ -76,13 +87,27 @@ def test_an_axis_is_a_readable_range_within_0_and_100_percent(low, high, expecte
     assert axis(Decimal(low), Decimal(high)) == tuple(Decimal(value) for value in expected)
 
 
+# ---- the shades ------------------------------------------------------------------------------
+
+def test_the_shades_cover_every_count_once_lightest_first_the_fullest_cell_darkest():
+    for fullest in range(1, 400):
+        ranges = [shade_range(level, fullest) for level in range(1, SHADES + 1)]
+        covered = [count for low, high in ranges for count in range(low, high + 1)]
+        assert covered == list(range(1, fullest + 1)), fullest  # in order, each count once
+        for level, (low, high) in enumerate(ranges, 1):
+            assert all(shade_of(count, fullest) == level for count in range(low, high + 1)), fullest
+        assert shade_of(fullest, fullest) == SHADES
+    assert [shade_range(level, 100) for level in range(1, SHADES + 1)] == [(1, 4), (5, 16), (17, 36), (37, 64), (65, 100)]
+
+
 # ---- the SVG ---------------------------------------------------------------------------------
 
 EXPECTED_CHART = """<figure class="chart">
 <a class="skip-chart" href="#suite-golden-tables">Skip the chart</a>
 <svg class="tradeoff" viewBox="0 0 640 320" role="group" aria-labelledby="suite-golden-chart-title" aria-describedby="suite-golden-chart-desc">
 <title id="suite-golden-chart-title">Leakage against recall, golden</title>
-<desc id="suite-golden-chart-desc">3 rows; the frontier: OpenMed/a on cpu, OpenMed/b on cuda; the tables below list every row.</desc>
+<desc id="suite-golden-chart-desc">3 rows. The frontier, 2 rows, each marked and linked to its report: OpenMed/a on cpu, OpenMed/b on cuda. \
+The other row is counted in a grid of cells shaded by how many rows each holds. The tables below list every row.</desc>
 <g class="grid" aria-hidden="true">
 <line x1="64.0" y1="12" x2="64.0" y2="272"/><text class="x-tick" x="64.0" y="288">0%</text>
 <line x1="176.0" y1="12" x2="176.0" y2="272"/><text class="x-tick" x="176.0" y="288">1%</text>
@@ -97,14 +122,22 @@ EXPECTED_CHART = """<figure class="chart">
 <text class="x-label" x="344" y="314">Leakage % (lower is better)</text>
 <text class="y-label" transform="translate(14 142) rotate(-90)">Recall % (higher is better)</text>
 </g>
+<g class="density" aria-hidden="true">
+<path class="d5" d="M610 259h14v13h-14z"><title>A cell of 1 row</title></path>
+</g>
 <path class="step" d="M64.0 98.7H624.0V12.0" aria-hidden="true"/>
 <g class="marks">
-<a href="./report/c.report.html" data-row="2"><title>OpenMed/c on cpu: leakage 5.00%, recall 80.00%</title><circle cx="624.0" cy="272.0" r="3.5"/></a>
 <a href="./report/a.report.html" data-row="0" class="frontier"><title>OpenMed/a on cpu: leakage 0.00%, recall 90.00%, on the frontier</title><circle cx="64.0" cy="98.7" r="5"/></a>
 <a href="./report/b.report.html" data-row="1" class="frontier"><title>OpenMed/b on cuda: leakage 5.00%, recall 95.00%, on the frontier</title><circle cx="624.0" cy="12.0" r="5"/></a>
 </g>
 </svg>
-<figcaption>Each mark is a row of golden and links to its report; filled marks joined by the line are the frontier, the rows no other row beats on both lower leakage and higher recall (marked <span class="badge frontier">frontier</span> in the tables).</figcaption>
+<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them. The frontier is the rows no \
+other row beats on both lower leakage and higher recall (marked <span class="badge frontier">frontier</span> in the tables). \
+The shaded cells hold the other rows, the stronger the shade the more rows:
+<ul class="shades">
+<li><span class="swatch d5"></span>1 row</li>
+</ul>
+</figcaption>
 </figure>"""
 
 
@@ -117,7 +150,7 @@ def test_a_small_suites_chart_byte_for_byte(tmp_path):
     assert charts(html) == {"suite-golden": EXPECTED_CHART}
 
 
-def test_each_suite_has_one_linked_mark_a_row_and_its_frontier_marks_are_its_frontier_rows(tmp_path):
+def test_each_suite_marks_its_frontier_rows_linked_and_named_and_counts_the_others_in_its_grid(tmp_path):
     files = {}
     for i in range(40):
         suite = ("alpha", "beta", "gamma")[i % 3]
@@ -125,7 +158,6 @@ def test_each_suite_has_one_linked_mark_a_row_and_its_frontier_marks_are_its_fro
                                                         suite=suite, model_name=f"OpenMed/m{i:02d}", device=("cpu", "cuda")[i % 2],
                                                         metadata={"model_family": ("PII", "NER")[i % 2]})
     html = render(tmp_path, files)
-    import json
     leaderboard = json.loads((tmp_path / "site" / "leaderboard.json").read_text(encoding="utf-8"))
     rows = leaderboard["rows"]
     drawn = charts(html)
@@ -133,52 +165,132 @@ def test_each_suite_has_one_linked_mark_a_row_and_its_frontier_marks_are_its_fro
     for anchor, chart in drawn.items():
         suite = anchor.removeprefix("suite-")
         in_suite = {i for i, row in enumerate(rows) if row["suite"] == suite}
-        marks = re.findall(r'<a href="\./report/([^"]+)\.html" data-row="(\d+)"( class="frontier")?><title>([^<]*)</title><circle ', chart)
-        # One mark a row, each linking to that row's report page and naming it.
-        assert sorted(int(index) for _, index, _, _ in marks) == sorted(in_suite)
-        for page, index, _, title in marks:
-            row = rows[int(index)]
-            assert page + ".json" == row["report_path"]
-            assert title.startswith(f"{row['model_name']} on {row['device']}: leakage ")
-        # The frontier's marks are exactly the rows no other row of the suite beats.
+        marks = re.findall(r'<a href="\./report/([^"]+)\.html" data-row="(\d+)" class="frontier"><title>([^<]*)</title><circle ', chart)
+        assert len(marks) == chart.count('<a href="./report/') == chart.count("<circle ")
+        # The frontier's marks are exactly the rows no other row of the suite beats ...
         points = {i: (rows[i]["leakage"], rows[i]["recall"]) for i in in_suite}
         expected = {i for i, (leakage, recall) in points.items()
                     if not any(l <= leakage and r >= recall and (l, r) != (leakage, recall) for l, r in points.values())}
-        assert {int(index) for _, index, frontier_class, _ in marks if frontier_class} == expected
+        assert {int(index) for _, index, _ in marks} == expected
+        # ... each linking to its row's report page and naming it ...
+        for page, index, title in marks:
+            row = rows[int(index)]
+            assert page + ".json" == row["report_path"]
+            assert title.startswith(f"{row['model_name']} on {row['device']}: leakage ")
         # ... and the tables mark the same rows "frontier".
         panel = html[html.index(f'<section class="panel" id="{anchor}"'):]
         panel = panel[:panel.index("</section>")]
         badged = {int(index) for index in re.findall(r'<tr data-row="(\d+)">[^\n]*<span class="badge frontier">', panel)}
         assert badged == expected
-        assert f"{len(in_suite)} rows; the frontier: " in chart
+        # The others are in the grid, one path a shade.
+        others = len(in_suite) - len(expected)
+        assert (f"{len(in_suite)} rows. The frontier, {len(expected)} {'row' if len(expected) == 1 else 'rows'}, "
+                "each marked and linked to its report: ") in chart
+        assert f" The other {others} rows are counted in a grid of cells shaded by how many rows each holds." in chart
+        shades = re.findall(r'<path class="d([1-5])" d="((?:M\d+ \d+h\d+v13h-\d+z)+)"><title>A cell of ([^<]+)</title></path>', chart)
+        legend = re.findall(r'<li><span class="swatch d([1-5])"></span>([^<]+)</li>', chart)
+        assert [(level, held) for level, _, held in shades] == legend and legend
+        assert chart.count("<path ") == len(shades) + 1  # and the step line
 
 
-def test_a_suite_above_the_mark_budget_is_a_density_grid_with_its_frontier_marked(tmp_path):
-    files = {f"r{i:02d}.report.json": scored(round(i % 7 / 50, 4), round(0.6 + i % 5 / 20, 4), model_name=f"OpenMed/m{i:02d}")
-             for i in range(30)}
-    html = render(tmp_path, files, LEADERBOARD_CHART_MARKS=10)
-    chart = charts(html)["suite-golden"]
-    cells = re.findall(r'<rect class="d([1-5])" x="[\d.]+" y="[\d.]+" width="11.7" height="10.8"><title>(\d+) rows?</title></rect>', chart)
-    assert cells and sum(int(count) for _, count in cells) == 30
-    assert len(cells) <= GRID_COLUMNS * GRID_ROWS
-    assert max(int(shade) for shade, _ in cells) == 5
-    marks = re.findall(r'<a href="[^"]+" data-row="\d+"( class="frontier")?>', chart)
-    assert marks and all(marks)  # only the frontier is marked
-    assert "30 rows, more than the chart marks one by one (10): it shades a grid of cells by how many rows each holds " \
-           "and marks the rows of the frontier; the frontier: " in chart
+def test_a_frontier_too_long_to_mark_is_its_line_and_every_row_is_in_the_grid():
+    points = [(0.1, 0.9)] * (MARKS + 1)
+    chart = suite_chart(points, list(range(len(points))), max_marks=MARKS)
+    assert chart.marks == () and len(chart.frontier) == MARKS + 1 and chart.unnamed == MARKS + 1 - 10
+    assert chart.step == "M624 272"  # in whole units
+    assert [(shade.level, shade.low, shade.high, shade.cells, shade.rows, shade.path) for shade in chart.shades] == [
+        (SHADES, (MARKS + 1) * 16 // 25 + 1, MARKS + 1, 1, MARKS + 1, "M610 259h14v13h-14z")]
 
 
-def test_a_frontier_too_long_to_mark_is_its_line_alone():
-    points = [(0.1, 0.9)] * (FRONTIER_MARKS + 1)
-    chart = suite_chart(points, list(range(len(points))), max_marks=FRONTIER_MARKS)
-    assert chart.dense and chart.marks == () and len(chart.frontier) == FRONTIER_MARKS + 1
-    assert chart.step == "M624.0 272.0" and chart.unnamed == FRONTIER_MARKS + 1 - 10
-
-
-def test_the_same_rows_give_the_same_chart_and_row_order_only_moves_marks():
-    points = [(0.01 * (i % 9), 0.5 + 0.01 * (i * 7 % 40)) for i in range(500)]
-    first = suite_chart(points, list(range(500)), 2000)
-    assert suite_chart(list(points), list(range(500)), 2000) == first
-    dense = suite_chart(points, list(range(500)), 100)
-    assert suite_chart(list(points), list(range(500)), 100) == dense
+def test_the_same_rows_give_the_same_chart_and_their_order_only_moves_the_frontiers_ties():
+    rng = random.Random(3)
+    points = [(rng.randrange(0, 900) / 10000, rng.randrange(5000, 10000) / 10000) for _ in range(3000)]
+    first = suite_chart(points, list(range(len(points))), MARKS)
+    assert suite_chart(list(points), list(range(len(points))), MARKS) == first
     assert all(re.fullmatch(r"\d+\.\d", value) for mark in first.marks for value in (mark.cx, mark.cy))
+    assert sum(shade.rows for shade in first.shades) == first.gridded == len(points) - len(first.marks)
+    order = list(range(len(points)))
+    rng.shuffle(order)
+    shuffled = suite_chart([points[i] for i in order], order, MARKS)
+    assert (shuffled.shades, shuffled.step, shuffled.x_ticks, shuffled.y_ticks) == (first.shades, first.step, first.x_ticks, first.y_ticks)
+    assert sorted(shuffled.frontier) == sorted(first.frontier)
+
+
+# ---- bounded whatever the rows -----------------------------------------------------------------
+
+def chart_html(chart, rows) -> str:
+    """``chart.html`` for one suite, rendered as the site renders it (the project's Jinja options)."""
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "theme" / "templates")),
+                                     **pelican_settings(SETTINGS, {})["JINJA_ENVIRONMENT"])
+    environment.filters["percent"] = percent
+    return environment.get_template("chart.html").render(chart=chart, rows=rows, suite=SimpleNamespace(name="suite-01"),
+                                                          anchor="suite-01", SITEURL=".", report_page_url=report_page_url)
+
+
+def spread(n: int) -> list[tuple[float, float]]:
+    """``n`` rows scattered as benchmarks.make_archive scatters them (a quarter leak nothing)."""
+    rng = random.Random(n)
+    return [(0.0 if i % 4 == 0 else round(0.0001 + rng.random() * 0.15, 4), round(0.55 + rng.random() * 0.45, 4)) for i in range(n)]
+
+
+def staircase(n: int) -> list[tuple[float, float]]:
+    """``n`` rows each leaking more and finding more than the last (six decimals): every one on the frontier."""
+    return [(round(i / n * 0.15, 6), round(0.5 + i / n * 0.5, 6)) for i in range(n)]
+
+
+# Every coordinate of the drawing lies in the viewBox (640 × 320): at most 3 digits before the point.
+RUN = len(f"M624 272h{PLOT_WIDTH}v{CELL_HEIGHT}h-{PLOT_WIDTH}z")  # the longest a run of cells is written
+STEP_UNMARKED = len("M624 272") + len("H624") * PLOT_WIDTH + len("V272") * PLOT_HEIGHT  # x rises, y falls, whole units
+STEP_A_MARK = len("H624.0V272.0")
+MAX_TICKS = 8  # an axis's step is at least a fifth of its span, and its ends are rounded out to a step: 7 steps at most
+# The frame (the svg, its title and description, the axes' group and two labels, the step line),
+# two a tick, the grid's group and two a shade, the marks' group and three a mark (a, title, circle).
+ELEMENTS = 6 + 2 * 2 * MAX_TICKS + 1 + 2 * SHADES + 1
+# What is not a cell, a mark or the step line: the frame, the ticks, the text alternative (naming at
+# most 10 of the frontier's rows), the caption and the legend.
+FIXED_BYTES = 4_000
+
+
+@pytest.mark.parametrize("points", [
+    pytest.param([(0.05, 0.9)], id="1 row"),
+    pytest.param(spread(100), id="100 rows"),
+    pytest.param(spread(10_000), id="10,000 rows"),
+    pytest.param(staircase(100), id="100 rows, all on the frontier"),
+    pytest.param(staircase(10_000), id="10,000 rows, all on the frontier"),
+])
+def test_a_charts_elements_and_bytes_are_bounded_whatever_its_rows(points):
+    rows = [SimpleNamespace(model_name=f"OpenMed/synth-pii-{i:06d}", device="cpu", leakage=leakage, recall=recall,
+                            report_path=f"v3.0.0/suite-01/PII/{i:06d}.report.json")
+            for i, (leakage, recall) in enumerate(points)]
+    chart = suite_chart(points, list(range(len(points))), MARKS)
+    html = chart_html(chart, rows)
+    svg = html[html.index("<svg "):html.index("</svg>")]
+    assert len(chart.x_ticks) <= MAX_TICKS and len(chart.y_ticks) <= MAX_TICKS
+    assert len(chart.marks) <= MARKS and len(chart.shades) <= SHADES
+    elements = len(re.findall(r"<[a-z]", svg))
+    assert elements <= ELEMENTS + 3 * len(chart.marks) <= ELEMENTS + 3 * MARKS
+    # Each shade's path is its runs of side-by-side cells; no more runs than cells with a row.
+    runs = [run for shade in chart.shades for run in shade.path.split("M")[1:]]
+    assert len(runs) <= sum(shade.cells for shade in chart.shades) <= GRID_COLUMNS * GRID_ROWS
+    assert sum(len(shade.path) for shade in chart.shades) <= RUN * len(runs)
+    assert len(chart.step) <= (STEP_A_MARK * len(chart.marks) if chart.marks else STEP_UNMARKED)
+    mark_lines = re.findall(r"^<a href=.*</a>$", html, re.M)
+    assert len(mark_lines) == len(chart.marks)
+    # A mark: its link, row index, title (the model, device, leakage and recall) and circle.
+    longest_mark = len('<a href="./report/v3.0.0/suite-01/PII/000000.report.html" data-row="0000000" class="frontier"><title>'
+                       'OpenMed/synth-pii-000000 on cpu: leakage 100.0000%, recall 100.0000%, on the frontier</title>'
+                       '<circle cx="000.0" cy="000.0" r="5"/></a>\n')
+    assert max(map(len, mark_lines), default=0) <= longest_mark
+    # What the text alternative and the caption say of the marks and the grid.
+    frontier_rows = f"{len(chart.frontier)} {'row' if len(chart.frontier) == 1 else 'rows'}"
+    if chart.marks:
+        assert f"The frontier, {frontier_rows}, each marked and linked to its report: " in html
+    else:
+        assert f"The frontier, {frontier_rows}, more than the chart marks one by one ({MARKS}), drawn as its line: " in html
+        assert " Every row is counted in a grid of cells shaded by how many rows each holds." in html
+        assert f"The line is the frontier of suite-01 ({frontier_rows})." in html
+    assert ("<ul class=\"shades\">" in html) == bool(chart.gridded) == bool(chart.shades)
+    size = len(html.encode("utf-8"))
+    assert size <= FIXED_BYTES + RUN * len(runs) + len(chart.step) + longest_mark * len(chart.marks)
+    # ... and so, whatever the rows: about 24 kB for the grid, 3 kB for the line, 25 kB for the marks.
+    assert size <= FIXED_BYTES + RUN * GRID_COLUMNS * GRID_ROWS + max(STEP_UNMARKED, STEP_A_MARK * MARKS) + longest_mark * MARKS

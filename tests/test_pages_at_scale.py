@@ -3,8 +3,9 @@ and continues on static pages (suite/<anchor>/<family>/<page>.html), so that eve
 without JavaScript and no page grows with the archive.
 
 A build of 100,000 reports at the defaults is too slow for the suite. Instead the largest page of a
-5,000-report build is taken apart (what every page has, what each row, chart cell, chart mark and
-page link adds) and the bound at 100,000 reports in 6 suites is worked out from those sizes."""
+5,000-report build is taken apart (what every page has, what each row and page link adds, and what
+a chart has besides its cells, line and marks) and the bound at 100,000 reports in 6 suites is
+worked out from those sizes."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 
 from conftest import SETTINGS
 
-from benchmark_leaderboard.chart import FRONTIER_MARKS, GRID_COLUMNS, GRID_ROWS
+from benchmark_leaderboard.chart import CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, PLOT_HEIGHT, PLOT_WIDTH
 from benchmark_leaderboard.settings import DEFAULTS
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
@@ -26,7 +27,14 @@ PAGE_ROWS = 45  # families of 100 rows: pages of 45, 45 and 10
 MAX_HTML = 10 * 1000 * 1000
 ROW = re.compile(r'^<tr data-row="(\d+)">.*\n', re.M)
 MARK = re.compile(r'^<a href="[^"]*" data-row="\d+".*</a>\n', re.M)
-CELL = re.compile(r'^<rect class="d\d".*</rect>\n', re.M)
+CHART = re.compile(r'<figure class="chart">.*?</figure>', re.S)
+# A chart's grid (one path a shade, of runs of cells) and its frontier's step line.
+SHADE_PATH = re.compile(r'<path class="d\d" d="([^"]*)">')
+STEP_PATH = re.compile(r'<path class="step" d="([^"]*)"')
+# The longest a run of cells is written, and the longest step line: one a frontier mark (tenths of a
+# unit), or, for a frontier too long to mark, one command a distinct x and y in whole units.
+RUN = len(f"M624 272h{PLOT_WIDTH}v{CELL_HEIGHT}h-{PLOT_WIDTH}z")
+STEP = max(len("H624.0V272.0") * DEFAULTS["LEADERBOARD_CHART_MARKS"], len("M624 272") + len("H624") * (PLOT_WIDTH + PLOT_HEIGHT))
 LINK = re.compile(r'^<li><a href="[^"]*"[^>]*>.*</a></li>\n', re.M)
 
 
@@ -151,34 +159,39 @@ NAV = re.compile(r'<nav class="pages" data-pages.*?</nav>\n', re.S)
 
 
 def test_at_100000_reports_no_html_file_exceeds_10_mb(paged, tmp_path):
-    """The bound by arithmetic at the default page size, from a 5,000-report build whose charts (833
-    rows a suite) are drawn as they are at 100,000 (16,667 rows a suite, above the default 2,000
-    marks: a density grid), and from the paged build's page links and family pages."""
+    """The bound by arithmetic at the default page size, from a 5,000-report build (a chart is drawn
+    the same way whatever its rows: its frontier marked, the other rows in a fixed grid), and from
+    the paged build's page links and family pages."""
     page_rows = DEFAULTS["LEADERBOARD_PAGE_ROWS"]
     # Pages long enough for every row to be on the index: each row's bytes are measured there.
-    site = render(tmp_path, 5000, LEADERBOARD_CHART_MARKS=500, LEADERBOARD_PAGE_ROWS=500)
+    site = render(tmp_path, 5000, LEADERBOARD_PAGE_ROWS=500)
     largest = max(site.rglob("*.html"), key=lambda path: path.stat().st_size)
     assert largest == site / "index.html"
     html = largest.read_text(encoding="utf-8")
     rows = [match.group(0) for match in ROW.finditer(html)]
-    cells, marks = CELL.findall(html), MARK.findall(html)
-    assert len(rows) == 5000 and cells and marks and not NAV.search(html)  # every row on the index; dense charts
-    fixed = len(html.encode("utf-8")) - encoded(rows) - encoded(cells) - encoded(marks)
+    charts, marks = CHART.findall(html), MARK.findall(html)
+    assert len(rows) == 5000 and len(charts) == 6 and marks and not NAV.search(html)  # every row on the index
+    fixed = len(html.encode("utf-8")) - encoded(rows) - encoded(charts)
+    # A chart besides its grid, its line and its marks (the frame, the text alternative, the legend).
+    chart_fixed = max(len(chart.encode("utf-8")) - encoded(SHADE_PATH.findall(chart)) - encoded(STEP_PATH.findall(chart))
+                      - encoded(MARK.findall(chart)) for chart in charts)
 
     # At 100,000 reports, 6 suites of 5 families of 3,334 rows (make_archive's archive), names and
     # paths are as long (model numbers are zero-padded); only numbers grow: a row's index (in
     # data-row and data-compare) and its rank in its suite by up to 2 digits each, a mark's row index
-    # by 1, a cell's count by 2, and the ~200 counts of the fixed text by 3 at most.
+    # by 1, the ~30 counts of a chart's text (rows, the legend's counts) by 3, and the ~200 counts of
+    # the fixed text by 3 at most.
     suites, families = 6, 5
     pages = -(-(-(-100_000 // (suites * families))) // page_rows)
-    row, mark, cell = longest(rows) + 2 + 2 + 2, longest(marks) + 1, longest(cells) + 2
+    row, mark = longest(rows) + 2 + 2 + 2, longest(marks) + 1
+    chart = chart_fixed + 30 * 3 + GRID_COLUMNS * GRID_ROWS * RUN + STEP + DEFAULTS["LEADERBOARD_CHART_MARKS"] * mark
     # A family's page links: previous, one a page, next, and the nav around them, as the paged build writes them.
     paged_index = (paged / "index.html").read_text(encoding="utf-8")
     navs = NAV.findall(paged_index)
     link = longest(LINK.findall(paged_index))
     nav = max(len(item.encode("utf-8")) - encoded(LINK.findall(item)) for item in navs) + (pages + 2) * link
     index_bound = (fixed + 600 + suites * families * (page_rows * row + nav)
-                   + suites * (GRID_COLUMNS * GRID_ROWS * cell + FRONTIER_MARKS * mark))
+                   + suites * chart)
     assert index_bound < MAX_HTML, f"the index at 100,000 reports could reach {index_bound} bytes"
     # A family page: what every family page has (measured on the paged build) and a page of rows.
     page_fixed = max(len(ROW.sub("", NAV.sub("", page.read_text(encoding="utf-8"))).encode("utf-8")) for page in family_pages(paged))

@@ -1,10 +1,12 @@
 """The trade-off chart of a suite: leakage (x, percent) against recall (y, percent), and the Pareto
 frontier, the rows that no other row of the suite beats on both lower leakage and higher recall.
 
-Pure: rows in, what the chart draws out (marks, ticks, the frontier's step line and, for a crowded
-suite, a density grid), every coordinate already written as text with one decimal, so that the
-same rows give the same bytes; ``chart.html`` only prints it. Positions are worked out with the
-four arithmetic operations on floats (the same on every machine) and grid shades with integers."""
+Pure: rows in, what the chart draws out, every coordinate already written as text, so that the same
+rows give the same bytes; ``chart.html`` only prints it. The chart's size does not grow with the
+suite: the frontier's rows are marked one by one (up to ``max_marks``), and every other row is
+counted in a cell of a fixed grid over the plot, the cells drawn as one path a shade (at most
+``SHADES`` paths, whatever the rows). Positions are worked out with the four arithmetic operations
+on floats (the same on every machine), cells and shades with integers."""
 
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from typing import Sequence
 WIDTH, HEIGHT = 640, 320
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 12, 48
 PLOT_WIDTH, PLOT_HEIGHT = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-# A crowded suite's density grid: cells across and down the plot, and how many shades of fill.
-GRID_COLUMNS, GRID_ROWS = 48, 24
+# The grid the rows off the frontier are counted in: cells across and down the plot, each a whole
+# number of units wide and high (so a cell's corners are written without decimals).
+GRID_COLUMNS, GRID_ROWS = 40, 20
+CELL_WIDTH, CELL_HEIGHT = PLOT_WIDTH // GRID_COLUMNS, PLOT_HEIGHT // GRID_ROWS
+assert (CELL_WIDTH * GRID_COLUMNS, CELL_HEIGHT * GRID_ROWS) == (PLOT_WIDTH, PLOT_HEIGHT)
+# How many shades a cell may take, lightest (fewest rows) first.
 SHADES = 5
-# A crowded suite's chart marks its frontier's rows one by one up to this many; a longer frontier
-# (rows nearly all alike) is drawn as its step line alone. It bounds a crowded chart's size.
-FRONTIER_MARKS = 200
 # A tick step is one of these times a power of ten; about this many steps span an axis.
 _STEPS = (Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5), Decimal(10))
 _TICK_TARGET = 5
@@ -39,42 +42,48 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class Mark:
+    """A row of the frontier, drawn as a linked mark."""
+
     row: int  # the row's index in the global ranking
     cx: str
     cy: str
-    frontier: bool
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
-    x: str
-    y: str
-    count: int
-    shade: int  # 1 (fewest rows) to SHADES (the fullest cell)
+class Shade:
+    """The cells of one shade: how many rows such a cell holds (``low`` to ``high``, the legend's
+    words), how many cells and rows it has, and its cells as one SVG path."""
+
+    level: int  # 1 (lightest) to SHADES (darkest)
+    low: int
+    high: int
+    cells: int
+    rows: int
+    path: str
 
 
 @dataclass(frozen=True)
 class Chart:
-    """What a suite's chart draws. ``marks`` holds one mark a row, or, when the suite has more
-    rows than the chart may mark, only the frontier's (and ``cells`` the density grid)."""
+    """What a suite's chart draws: ``marks``, the frontier's rows one by one (none when the frontier
+    is longer than the chart may mark), and ``shades``, the grid's cells holding every other row."""
 
     rows: int
-    marks: tuple[Mark, ...]
+    max_marks: int  # the most rows the chart marks one by one
+    marks: tuple[Mark, ...]  # the frontier's marks, leakage ascending
     frontier: tuple[int, ...]  # the frontier's row indices, leakage ascending
     step: str  # the frontier as an SVG path: a step line from the lowest leakage to the highest
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
-    cells: tuple[Cell, ...]
-    cell_width: str
-    cell_height: str
+    shades: tuple[Shade, ...]  # only those with a cell, lightest first
 
     # The drawing's frame, for the template: the viewBox and the plot area's edges.
     width, height = WIDTH, HEIGHT
     left, top, right, bottom = LEFT, TOP, LEFT + PLOT_WIDTH, TOP + PLOT_HEIGHT
 
     @property
-    def dense(self) -> bool:
-        return bool(self.cells)
+    def gridded(self) -> int:
+        """How many rows the grid's cells hold: every row that is not marked."""
+        return self.rows - len(self.marks)
 
     @property
     def named(self) -> tuple[int, ...]:
@@ -130,9 +139,9 @@ def axis(low: Decimal, high: Decimal) -> tuple[Decimal, Decimal, Decimal]:
     return start, end, step
 
 
-def _text(value: float) -> str:
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+def _text(value: float, places: int = 1) -> str:
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def _label(value: Decimal) -> str:
@@ -148,10 +157,78 @@ def _ticks(start: Decimal, end: Decimal, step: Decimal, place) -> tuple[Tick, ..
     return tuple(ticks)
 
 
+def shade_of(count: int, fullest: int) -> int:
+    """The shade of a cell of ``count`` rows when the fullest cell holds ``fullest``: the shades
+    grow with the square root of the count (so that a few full cells do not wash out the rest),
+    the fullest cell the darkest. Integers only: the least level with SHADES² × count ≤
+    fullest × level²."""
+    return next(level for level in range(1, SHADES + 1) if SHADES * SHADES * count <= fullest * level * level)
+
+
+def shade_range(level: int, fullest: int) -> tuple[int, int]:
+    """The counts of rows a cell of shade ``level`` may hold, least and most (the legend's words);
+    the least is above the most when no count has that shade."""
+    return fullest * (level - 1) ** 2 // SHADES ** 2 + 1, fullest * level ** 2 // SHADES ** 2
+
+
+def _step(corners: Sequence[tuple[str, str]]) -> str:
+    """A step line through ``corners`` (x ascending, y descending: the frontier, leakage ascending):
+    across to the next corner's x, then up to its y. Each command moves, so the line has at most
+    one command for each distinct x and each distinct y its corners are written with."""
+    path = []
+    for x, y in corners:
+        if not path:
+            path.append(f"M{x} {y}")
+            last_x, last_y = x, y
+            continue
+        if x != last_x:
+            path.append(f"H{x}")
+        if y != last_y:
+            path.append(f"V{y}")
+        last_x, last_y = x, y
+    return "".join(path)
+
+
+def _cells(places: Sequence[tuple[float, float]]) -> dict[tuple[int, int], int]:
+    """How many of ``places`` (SVG coordinates inside the plot) each cell of the grid holds, by the
+    cell's (grid row, column); only cells that hold one. A place on a cell's edge counts in the cell
+    to its right or below, the plot's right and bottom edges in the last cells."""
+    counts: dict[tuple[int, int], int] = {}
+    for x, y in places:
+        column = min(GRID_COLUMNS - 1, max(0, math.floor((x - LEFT) / CELL_WIDTH)))
+        line = min(GRID_ROWS - 1, max(0, math.floor((y - TOP) / CELL_HEIGHT)))
+        counts[line, column] = counts.get((line, column), 0) + 1
+    return counts
+
+
+def _shades(counts: dict[tuple[int, int], int]) -> tuple[Shade, ...]:
+    """The grid's cells, one path a shade: each run of side-by-side cells of the same shade is one
+    rectangle of the path, written in whole units, top to bottom and left to right."""
+    if not counts:
+        return ()
+    fullest = max(counts.values())
+    levels = {cell: shade_of(count, fullest) for cell, count in counts.items()}
+    runs: dict[int, list[str]] = {}
+    cells = sorted(counts)
+    start = 0
+    while start < len(cells):
+        line, first = cells[start]
+        level = levels[cells[start]]
+        end = start + 1
+        while (end < len(cells) and cells[end] == (line, first + end - start) and levels[cells[end]] == level):
+            end += 1
+        width = (end - start) * CELL_WIDTH
+        runs.setdefault(level, []).append(f"M{LEFT + first * CELL_WIDTH} {TOP + line * CELL_HEIGHT}h{width}v{CELL_HEIGHT}h-{width}z")
+        start = end
+    return tuple(Shade(level, *shade_range(level, fullest), sum(1 for cell in cells if levels[cell] == level),
+                       sum(counts[cell] for cell in cells if levels[cell] == level), "".join(runs[level]))
+                 for level in sorted(runs))
+
+
 def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_marks: int) -> Chart:
     """The chart of one suite: ``points`` are its rows' (leakage, recall) fractions and ``rows``
-    their indices in the global ranking, in the same order. Above ``max_marks`` rows only the
-    frontier is marked, over a grid of cells shaded by how many rows each holds."""
+    their indices in the global ranking, in the same order. The frontier's rows are marked when
+    there are at most ``max_marks`` of them; every row not marked is counted in the grid."""
     if not points:
         raise ValueError("a suite has at least one row")
     on_frontier = frontier(points)
@@ -169,42 +246,20 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
         return TOP + PLOT_HEIGHT - (percent - y_low) / y_span * PLOT_HEIGHT
 
     places = [(x_of(leakage * 100), y_of(recall * 100)) for leakage, recall in points]
-    frontier_set = set(on_frontier)
-    dense = len(points) > max_marks
-    # A crowded suite marks its frontier alone, unless the frontier itself is crowded (rows nearly
-    # all alike): then its step line and the grid show it.
-    shown = range(len(points)) if not dense else sorted(on_frontier) if len(on_frontier) <= FRONTIER_MARKS else ()
-    # Frontier marks are drawn last, over the others.
-    marks = tuple(sorted((Mark(rows[i], _text(places[i][0]), _text(places[i][1]), i in frontier_set) for i in shown),
-                         key=lambda mark: mark.frontier))
-    # Equal rows of the frontier are one corner of its line.
-    corners: list[tuple[str, str]] = []
-    for i in on_frontier:
-        corner = (_text(places[i][0]), _text(places[i][1]))
-        if not corners or corners[-1] != corner:
-            corners.append(corner)
-    step = "".join(f"M{x} {y}" if number == 0 else f"H{x}V{y}" for number, (x, y) in enumerate(corners))
-    cells: tuple[Cell, ...] = ()
-    width, height = PLOT_WIDTH / GRID_COLUMNS, PLOT_HEIGHT / GRID_ROWS
-    if dense:
-        counts: dict[tuple[int, int], int] = {}
-        for x, y in places:
-            column = min(GRID_COLUMNS - 1, max(0, int((x - LEFT) / width)))
-            line = min(GRID_ROWS - 1, max(0, int((y - TOP) / height)))
-            counts[column, line] = counts.get((column, line), 0) + 1
-        fullest = math.isqrt(max(counts.values()) * 10**6)
-        # Shades grow with the square root of the count, so a few full cells do not wash out the rest.
-        cells = tuple(Cell(_text(LEFT + column * width), _text(TOP + line * height), count,
-                           max(1, -(-SHADES * math.isqrt(count * 10**6) // fullest)))
-                      for (column, line), count in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0])))
+    marked = on_frontier if len(on_frontier) <= max_marks else ()
+    marks = tuple(Mark(rows[i], _text(places[i][0]), _text(places[i][1])) for i in marked)
+    # A marked frontier's line runs through its marks' centres (a tenth of a unit); a frontier too
+    # long to mark is written in whole units, which bounds its line by the plot's width and height.
+    decimals = 1 if marked else 0
+    step = _step([(_text(places[i][0], decimals), _text(places[i][1], decimals)) for i in on_frontier])
+    in_marks = set(marked)
     return Chart(
         rows=len(points),
+        max_marks=max_marks,
         marks=marks,
         frontier=tuple(rows[i] for i in on_frontier),
         step=step,
         x_ticks=_ticks(x_start, x_end, x_step, x_of),
         y_ticks=_ticks(y_start, y_end, y_step, y_of),
-        cells=cells,
-        cell_width=_text(width),
-        cell_height=_text(height),
+        shades=_shades(_cells([place for i, place in enumerate(places) if i not in in_marks])),
     )

@@ -37,9 +37,9 @@ DEFAULTS: dict[str, Any] = {
     # A family table shows this many rows on the index; the rest are on static pages of as many
     # rows each (suite/<anchor>/<family>/<page>.html), so no page grows with the archive.
     "LEADERBOARD_PAGE_ROWS": 50,
-    # A suite's chart draws one mark a row up to this many rows; above, its frontier over a grid of
-    # cells shaded by how many rows each holds.
-    "LEADERBOARD_CHART_MARKS": 2000,
+    # A suite's chart marks its frontier's rows one by one, each linked to its report, up to this
+    # many; a longer frontier is drawn as its line alone. Every row not marked is counted in a grid.
+    "LEADERBOARD_CHART_MARKS": 100,
 }
 # The least value each whole-number setting may take.
 _LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_CHART_MARKS": 0}

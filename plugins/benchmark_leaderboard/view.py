@@ -290,7 +290,7 @@ class BoardView:
     frontier: tuple[int, ...]  # 1 when the row is on its suite's Pareto frontier, else 0
     thin_evidence: int
     page_rows: int  # a family table's rows a page
-    chart_marks: int  # a chart marks each row up to this many rows
+    chart_marks: int  # a chart marks its frontier's rows up to this many
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
