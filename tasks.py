@@ -446,9 +446,10 @@ def bench(c, sizes=None, runs=None, browser=True):
     "format": "text (default), markdown (for a GitHub job summary) or json (schemas/leaderboard-diff.schema.json)",
 })
 def diff(c, old, new, format="text"):
-    """What changed from OLD to NEW, row by row (a row: suite, model, device), leakage regressions first.
+    """What changed from OLD to NEW, row by row (a row: suite, model, device), rows that leak more first.
 
-    Exit status: 0 no row leaks more than before; 1 a leakage regression; 2 an input cannot be used (one line)."""
+    The kinds of change, in order: leaks-more, fell (recall or F1), added, removed, improved, moved (rank),
+    field. Exit status: 0 no row leaks more than before; 1 a row leaks more; 2 an input cannot be used (one line)."""
     from leaderboard_tools import diff as leaderboard_diff
 
     if format not in leaderboard_diff.FORMATS:
