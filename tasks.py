@@ -150,8 +150,7 @@ def serve(c, reports_dir=None, output_dir="output", manifest=None, release_tag=N
     refuse_public_bind(bind)
     port = checked_port(port)
     run_build(reports_dir, output_dir, manifest, release_tag)
-    server = start_preview(output_dir, bind, port, live=False)
-    wait_until_stopped(server)
+    serve_until_stopped(output_dir, bind, port)
 
 
 @task_with_flags(help=SERVE_HELP)
@@ -361,15 +360,19 @@ def start_preview(output_dir, bind, port, live):
     return server
 
 
-def wait_until_stopped(server):
-    """Serve until Ctrl-C or SIGTERM, then shut down and exit as interrupted (130 or 143, ``exits``)."""
+def serve_until_stopped(output_dir, bind, port):
+    """Serve until Ctrl-C or SIGTERM, then shut down and exit as interrupted (130 or 143, ``exits``).
+    Either is caught from before the server starts, so that one coming as soon as it is up stops it too."""
+    server = None
     with stop_on_sigterm() as stopped:
         try:
+            server = start_preview(output_dir, bind, port, live=False)
             signal.pause() if hasattr(signal, "pause") else server.serve_forever()
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            if server is not None:
+                server.shutdown()
     say("stopped")
     raise Exit(code=exits.interrupted(stopped.signum))
 

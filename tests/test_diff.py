@@ -429,8 +429,3 @@ def test_an_existing_path_is_a_path_even_when_a_ref_has_its_name(pages, monkeypa
     assert diff.diff_sources("gh-pages~1", "gh-pages:").has_changes()  # the ref itself, by its tree
 
 
-def test_the_readme_shows_what_the_text_format_prints():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Comparing releases\n", 1)[1]
-    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-    assert shown == TEXT.replace("old.json -> new.json", "gh-pages~1 -> gh-pages")
