@@ -97,6 +97,7 @@ def invoke(*args: str, cwd: Path = ROOT, **kwargs) -> subprocess.CompletedProces
     return run_invoke("--search-root", str(ROOT), *args, cwd=cwd, **kwargs)
 
 
+@functools.cache
 def listed_tasks() -> dict[str, str]:
     """``invoke --list``: each task and its description (its wrapped lines joined)."""
     result = invoke("--list")
@@ -119,6 +120,7 @@ class Option:
     short: str | None
 
 
+@functools.cache
 def help_options(task: str) -> dict[str, Option]:
     """The options ``invoke --help TASK`` shows (positional arguments left out), by long name."""
     result = invoke("--help", task)
