@@ -265,7 +265,7 @@ def test_equal_leakage_does_not_leak_more_and_recall_orders_the_tie():
     ]
 
 
-def test_two_regressions_in_a_tie_are_listed_by_suite_model_and_device_ignoring_case():
+def test_two_rows_that_leak_more_in_a_tie_are_listed_by_suite_model_and_device_ignoring_case():
     old = leaderboard(row("golden", "openmed/B", "cpu", 0.05, 0.9, 0.8), row("golden", "OpenMed/a", "cpu", 0.05, 0.9, 0.8),
                       row("Clinical", "x", "cpu", 0.05, 0.9, 0.8), row("golden", "OpenMed/a", "CUDA", 0.05, 0.9, 0.8))
     new = leaderboard(*(dict(r, leakage=0.06) for r in old["rows"]))

@@ -1,5 +1,5 @@
 """The Pages workflow: when it runs, that the project's code runs offline, that every build is compared
-with the pages branch's latest release (a pull request that regresses fails), and that only v* tags keep
+with the pages branch's latest release (a pull request in which a row leaks more fails), and that only v* tags keep
 a release on the pages branch and deploy it."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_the_offline_step_runs_without_a_network(workflow, tmp_path):
 
 
 @pytest.mark.skipif(not can_cut_the_network(), reason="needs root, unshare and the project's .venv")
-def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_the_summary(workflow, tmp_path):
+def test_a_row_that_leaks_more_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_the_summary(workflow, tmp_path):
     project = OfflineProject(workflow, tmp_path)
     kept = project.run("v3.1.0", keep=True)  # the first release: a tag of a repository with no pages branch
     assert kept.returncode == 0, kept.stdout + kept.stderr
