@@ -231,14 +231,14 @@ def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest
 def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None, previous=None):
     """Render the release again and compare it with a published folder, file by file; exit 0 only if identical."""
     if not output_dir:
-        raise Exit("verify needs --output-dir: the published folder to check", code=2)
+        raise Exit("verify needs --output-dir: the published folder to check", code=exits.UNUSABLE)
     if not os.path.isdir(output_dir):
-        raise Exit(f"verify: {output_dir} is not a folder", code=2)
+        raise Exit(f"verify: {output_dir} is not a folder", code=exits.UNUSABLE)
     refuse_bad_tag(release_tag)
     # What the folder says it is comes first: the render of another release is refused without a render.
     problem = release.release_marker_problem(output_dir, release_tag)
     if problem:
-        raise Exit(f"verify: {problem}", code=1)
+        raise Exit(f"verify: {problem}", code=exits.REFUSED)
     shown = release.one_line(output_dir)
     # What a folder holds beside the render and is no part of it: the repository of a clone or worktree
     # (a folder, or a worktree's file), and at the pages branch's root its own list of releases and domain.
@@ -260,14 +260,15 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         published = release.tree_digests(output_dir, ignore=ignored)
     except OSError as error:
         raise Exit(f"verify: cannot read {release.one_line(error.filename or output_dir)}: {error.strerror or error}",
-                   code=2)
+                   code=exits.UNUSABLE)
     difference = release.compare_trees(expected, published)
     if difference:
         for line in difference.lines():
             print(line)
         count = len(difference.lines())
         raise Exit(f"verify: {output_dir} is not the render of this archive: {count} file{'s' if count != 1 else ''} "
-                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)", code=1)
+                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)",
+                   code=exits.REFUSED)
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 
 
@@ -296,7 +297,7 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
-            raise Exit(f"gh-pages: {error}", code=2)
+            raise Exit(f"gh-pages: {error}", code=exits.UNUSABLE)
     root = f"the root holds {kept.latest}" + ("" if kept.latest == release_tag else " (a higher version)")
     if kept.commit is None:
         say(f"{branch} already holds this render of {release_tag}: no new commit")
@@ -342,13 +343,13 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
 def refuse_bad_tag(release_tag):
     problem = release.release_tag_problem(release_tag)
     if problem:
-        raise Exit(f"release refused: {problem}", code=2)
+        raise Exit(f"release refused: {problem}", code=exits.UNUSABLE)
 
 
 def refuse_public_bind(bind):
     problem = preview.loopback_problem(bind)
     if problem:
-        raise Exit(f"serve refused: {problem}", code=2)
+        raise Exit(f"serve refused: {problem}", code=exits.UNUSABLE)
 
 
 def start_preview(output_dir, bind, port, live):

@@ -174,8 +174,9 @@ def tasks_table() -> dict[str, str]:
 def flags_in(cell: str) -> set[str]:
     """The long names of the flags a Tasks cell names (``--no-browser`` is ``browser``)."""
     shown = " ".join(code_in(cell))
-    return {name.removeprefix("no-") if name == "no-browser" else name for name in re.findall(r"(?<![\w-])--([a-z][\w-]*)", shown)} | {
-        letter for letter in re.findall(r"(?<![\w-])-([a-z])\b", shown)}
+    longs = {name.removeprefix("no-") for name in re.findall(r"(?<![\w-])--([a-z][\w-]*)", shown)}
+    shorts = set(re.findall(r"(?<![\w-])-([a-z])\b", shown))
+    return longs | shorts
 
 
 def readme_flags(task: str, cells: dict[str, str]) -> set[str]:
