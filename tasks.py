@@ -10,7 +10,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 
-from invoke import Exit, task
+from invoke import Exit, Task, task
 
 from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.output import one_line
@@ -21,6 +21,44 @@ from leaderboard_tools.runner import BuildError, BuildInterrupted, build as rend
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 SETTINGS = os.path.join(HERE, "pelicanconf.py")
+
+# The short flag of every option of every task, in one table: a letter means one thing in every task
+# (``-r`` is always --reports-dir), so that the tasks that take build's flags take them the same way.
+# An option not listed here has only its long name (test's -k is a letter already).
+SHORT_FLAGS = {
+    "reports-dir": "r",
+    "output-dir": "o",
+    "manifest": "m",
+    "release-tag": "e",
+    "previous": "P",
+    "port": "p",
+    "bind": "b",
+    "format": "f",
+    "sizes": "s",
+    "runs": "n",
+}
+
+
+class FlagsTask(Task):
+    """An invoke task whose short flags come from ``SHORT_FLAGS`` rather than from each option's first
+    free letter (which made ``-r`` mean --reports-dir in one task and --release-tag in another)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["auto_shortflags"] = False
+        super().__init__(*args, **kwargs)
+
+    def arg_opts(self, name, default, taken_names):
+        opts = super().arg_opts(name, default, taken_names)
+        short = SHORT_FLAGS.get(opts["names"][0])
+        if short is not None and short != opts["names"][0]:
+            opts["names"] = [opts["names"][0], short]
+        return opts
+
+
+def task_with_flags(*args, **kwargs):
+    """``@task`` with the short flags of ``SHORT_FLAGS``."""
+    return task(*args, klass=FlagsTask, **kwargs)
+
 PUBLISH_SETTINGS = os.path.join(HERE, "publishconf.py")
 BUILD_HELP = {
     "reports-dir": "folder of archived BenchmarkReport JSON (default: content/benchmarks)",
@@ -50,6 +88,7 @@ def fail(line, code):
 def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=None, settings=SETTINGS, finish=None,
               extra=None):
     """Render the site; on failure print every problem, one a line, and exit with a status of ``exits``."""
+    refuse_unusable_tag(release_tag)
     try:
         summary = render(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
                          finish=finish, progress=say, extra=extra)
@@ -64,6 +103,13 @@ def run_build(reports_dir=None, output_dir="output", manifest=None, release_tag=
         fail(error.line(), exits.UNUSABLE)
     say(str(summary))
     return summary
+
+
+def refuse_unusable_tag(release_tag):
+    """Exit 2 with one line unless ``release_tag`` (build's --release-tag) can be a row's release tag."""
+    problem = release.build_tag_problem(release_tag)
+    if problem:
+        fail(f"build refused: {problem}", exits.UNUSABLE)
 
 
 def refuse_unusable_output(output_dir, reports_dir=None, manifest=None, settings=SETTINGS):
@@ -85,7 +131,7 @@ def checked_port(port):
     return int(text)
 
 
-@task(help=BUILD_HELP)
+@task_with_flags(help=BUILD_HELP)
 def build(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None):
     """Render the archive into the output folder (index.html, leaderboard.json, reports/, pages).
 
@@ -98,17 +144,16 @@ def build(c, reports_dir=None, output_dir="output", manifest=None, release_tag=N
     run_build(reports_dir, output_dir, manifest, release_tag)
 
 
-@task(help=SERVE_HELP)
+@task_with_flags(help=SERVE_HELP)
 def serve(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=None, bind="127.0.0.1"):
     """Build, then serve the output folder on loopback until Ctrl-C."""
     refuse_public_bind(bind)
     port = checked_port(port)
     run_build(reports_dir, output_dir, manifest, release_tag)
-    server = start_preview(output_dir, bind, port, live=False)
-    wait_until_stopped(server)
+    serve_until_stopped(output_dir, bind, port)
 
 
-@task(help=SERVE_HELP)
+@task_with_flags(help=SERVE_HELP)
 def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_tag=None, port=None, bind="127.0.0.1"):
     """Serve like `serve`, rebuild on every change and reload the open page.
 
@@ -116,6 +161,7 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
     breaks the archive prints its problems, and the last good site stays served."""
     refuse_public_bind(bind)
     port = checked_port(port)
+    refuse_unusable_tag(release_tag)
     refuse_unusable_output(output_dir, reports_dir, manifest)  # before anything is watched or served
     command = preview.rebuild_command(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True)
 
@@ -127,7 +173,7 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
                os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
     changes_seen = preview.watch(watched, ignore=[output_dir])  # from now on: an edit during the first build counts
     server = None
-    with stop_on_sigterm():
+    with stop_on_sigterm() as stopped:
         try:
             good = rebuild()
             server = start_preview(output_dir, bind, port, live=True)
@@ -147,13 +193,16 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
             if server is not None:
                 server.shutdown()
     say("stopped")
+    raise Exit(code=exits.interrupted(stopped.signum))
 
 
-@task(help={"output-dir": "the rendered folder to remove (default: output)"})
+@task_with_flags(help={"output-dir": "the rendered folder to remove (default: output)"})
 def clean(c, output_dir="output"):
-    """Remove the output folder, only if it is a render of this site (it holds .leaderboard-render.json)
-    or empty, and what a killed build left beside it. A link as the output stays (the folder it leads
-    to is emptied), as does a mount point. Waits for a build of the same output, like a build does."""
+    """Remove the output folder, only if it is a render of this site or empty.
+
+    A render holds .leaderboard-render.json. What a killed build left beside the output goes too. A link
+    as the output stays (the folder it leads to is emptied), as does a mount point. Waits for a build of
+    the same output, like a build does."""
     try:
         say(runner.clean(SETTINGS, output_dir))
     except BuildInterrupted as interrupt:
@@ -162,10 +211,12 @@ def clean(c, output_dir="output"):
         fail(error.line(), exits.UNUSABLE)
 
 
-@task(help=RELEASE_HELP)
+@task_with_flags(help=RELEASE_HELP)
 def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest=None, previous=None):
-    """Render a release with publishconf.py (absolute URLs under openmed.life/.../releases/<tag>, its permanent
-    address) and write SHA256SUMS; with --previous, also its changes page."""
+    """Render a release for its permanent address, with SHA256SUMS over every file.
+
+    publishconf.py's absolute URLs under openmed.life/.../releases/<tag>; with --previous, also its changes
+    page (changes.html)."""
     refuse_bad_tag(release_tag)
     with previous_leaderboard("publish", previous) as previous_path:
         run_release(release_tag, reports_dir, output_dir, manifest, previous_path)
@@ -173,21 +224,21 @@ def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest
     say(f"published {release_tag} into {output_dir}{compared}; check it with: sha256sum -c {release.CHECKSUMS}")
 
 
-@task(help={**RELEASE_HELP, "output-dir": "the published folder to check (required): a release render, a kept "
+@task_with_flags(help={**RELEASE_HELP, "output-dir": "the published folder to check (required): a release render, a kept "
             "release (<clone>/releases/vX.Y.Z) or a clone of the pages branch (its root: the latest release)",
             "previous": "the leaderboard the release was compared with (default: the copy it keeps, "
                         "changes/previous-leaderboard.json, when it has one)"})
 def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None, previous=None):
     """Render the release again and compare it with a published folder, file by file; exit 0 only if identical."""
     if not output_dir:
-        raise Exit("verify needs --output-dir: the published folder to check", code=2)
+        raise Exit("verify needs --output-dir: the published folder to check", code=exits.UNUSABLE)
     if not os.path.isdir(output_dir):
-        raise Exit(f"verify: {output_dir} is not a folder", code=2)
+        raise Exit(f"verify: {output_dir} is not a folder", code=exits.UNUSABLE)
     refuse_bad_tag(release_tag)
     # What the folder says it is comes first: the render of another release is refused without a render.
     problem = release.release_marker_problem(output_dir, release_tag)
     if problem:
-        raise Exit(f"verify: {problem}", code=1)
+        raise Exit(f"verify: {problem}", code=exits.REFUSED)
     shown = release.one_line(output_dir)
     # What a folder holds beside the render and is no part of it: the repository of a clone or worktree
     # (a folder, or a worktree's file), and at the pages branch's root its own list of releases and domain.
@@ -209,24 +260,27 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         published = release.tree_digests(output_dir, ignore=ignored)
     except OSError as error:
         raise Exit(f"verify: cannot read {release.one_line(error.filename or output_dir)}: {error.strerror or error}",
-                   code=2)
+                   code=exits.UNUSABLE)
     difference = release.compare_trees(expected, published)
     if difference:
         for line in difference.lines():
             print(line)
         count = len(difference.lines())
         raise Exit(f"verify: {output_dir} is not the render of this archive: {count} file{'s' if count != 1 else ''} "
-                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)", code=1)
+                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)",
+                   code=exits.REFUSED)
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 
 
-@task(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
+@task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
             "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
       name="gh-pages")
 def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
-    """Keep a release render on the gh-pages branch for good: at releases/<tag>/, the latest release (the
-    highest version) at the root, and releases/index.html listing them all. One commit per release; a
-    release already kept is never rewritten (the same bytes: no commit; other bytes: refused)."""
+    """Keep a release render on the gh-pages branch for good, one commit per release.
+
+    At releases/<tag>/, the latest release (the highest version) at the root, and releases/index.html
+    listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
+    refused)."""
     refuse_bad_tag(release_tag)
     with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
             previous_leaderboard("gh-pages", previous) as previous_path:
@@ -243,7 +297,7 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
-            raise Exit(f"gh-pages: {error}", code=2)
+            raise Exit(f"gh-pages: {error}", code=exits.UNUSABLE)
     root = f"the root holds {kept.latest}" + ("" if kept.latest == release_tag else " (a higher version)")
     if kept.commit is None:
         say(f"{branch} already holds this render of {release_tag}: no new commit")
@@ -289,13 +343,13 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
 def refuse_bad_tag(release_tag):
     problem = release.release_tag_problem(release_tag)
     if problem:
-        raise Exit(f"release refused: {problem}", code=2)
+        raise Exit(f"release refused: {problem}", code=exits.UNUSABLE)
 
 
 def refuse_public_bind(bind):
     problem = preview.loopback_problem(bind)
     if problem:
-        raise Exit(f"serve refused: {problem}", code=2)
+        raise Exit(f"serve refused: {problem}", code=exits.UNUSABLE)
 
 
 def start_preview(output_dir, bind, port, live):
@@ -307,24 +361,35 @@ def start_preview(output_dir, bind, port, live):
     return server
 
 
-def wait_until_stopped(server):
-    with stop_on_sigterm():
+def serve_until_stopped(output_dir, bind, port):
+    """Serve until Ctrl-C or SIGTERM, then shut down and exit as interrupted (130 or 143, ``exits``).
+    Either is caught from before the server starts, so that one coming as soon as it is up stops it too."""
+    server = None
+    with stop_on_sigterm() as stopped:
         try:
+            server = start_preview(output_dir, bind, port, live=False)
             signal.pause() if hasattr(signal, "pause") else server.serve_forever()
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            if server is not None:
+                server.shutdown()
     say("stopped")
+    raise Exit(code=exits.interrupted(stopped.signum))
 
 
 class stop_on_sigterm:
-    """Within it, SIGTERM stops like Ctrl-C does: the server shuts down cleanly."""
+    """Within it, SIGTERM stops like Ctrl-C does: the server shuts down cleanly. ``signum`` is the signal
+    that stopped it (SIGINT unless SIGTERM came)."""
 
     def __enter__(self):
+        self.signum = signal.SIGINT
+
         def interrupt(signum, frame):
+            self.signum = signum
             raise KeyboardInterrupt
         self.previous = signal.signal(signal.SIGTERM, interrupt)
+        return self
 
     def __exit__(self, *exc):
         signal.signal(signal.SIGTERM, self.previous)
@@ -345,14 +410,19 @@ def say(message):
     runner.say(message)
 
 
-@task
+@task_with_flags(help={"k": "only the tests whose names match this pytest -k expression"})
 def test(c, k=None):
-    """Run the whole test suite (pytest), browser tests included."""
+    """Run the whole test suite (pytest), browser tests included; `make test` installs what it needs first."""
+    try:
+        import pytest  # noqa: F401 - only whether it is there: the suite runs in a process of its own
+    except ImportError:
+        fail("test: the test packages are not installed (make build installs only what building needs): "
+             "run make test, which installs requirements-test.lock and then runs the suite", exits.UNUSABLE)
     selection = f" -k {k!r}" if k else ""
     c.run(f"{sys.executable} -m pytest{selection}", pty=False)
 
 
-@task(help={
+@task_with_flags(help={
     "sizes": "comma-separated archive sizes, in reports (default: 10000,100000)",
     "runs": "timed renders of each renderer per size and situation, alternating (default: 3)",
     "browser": "measure the project's page of the largest archive in Chromium (default: on)",
@@ -374,15 +444,16 @@ def bench(c, sizes=None, runs=None, browser=True):
         raise Exit(code=status)
 
 
-@task(help={
+@task_with_flags(help={
     "old": "the leaderboard before: a leaderboard.json, a render folder, or a git ref (gh-pages~1, v3.1.0, REF:releases/vX.Y.Z)",
     "new": "the leaderboard after, named the same ways",
     "format": "text (default), markdown (for a GitHub job summary) or json (schemas/leaderboard-diff.schema.json)",
 })
 def diff(c, old, new, format="text"):
-    """What changed from OLD to NEW, row by row (a row: suite, model, device), leakage regressions first.
+    """What changed from OLD to NEW, row by row (a row: suite, model, device), rows that leak more first.
 
-    Exit status: 0 no row leaks more than before; 1 a leakage regression; 2 an input cannot be used (one line)."""
+    The kinds of change, in order: leaks-more, fell (recall or F1), added, removed, improved, moved (rank),
+    field. Exit status: 0 no row leaks more than before; 1 a row leaks more; 2 an input cannot be used (one line)."""
     from leaderboard_tools import diff as leaderboard_diff
 
     if format not in leaderboard_diff.FORMATS:

@@ -17,19 +17,20 @@ import subprocess
 from decimal import Decimal  # the type of a change, as tests and callers name it
 from typing import Any, Callable
 
-from benchmark_leaderboard.changes import (FIELDS, IDENTITY, METRIC_NAMES, METRICS, REGRESSION, Diff, FieldChange,
-                                           Identity, MetricChange, Presence, RankMove, Side, Standing, UnusableInput,
-                                           compare, parse_leaderboard, percent_of, standings, summary)
+from benchmark_leaderboard.changes import (FIELDS, IDENTITY, KIND, KINDS, LEAKS_MORE, METRIC_NAMES, METRICS, Diff,
+                                           FieldChange, Identity, Kind, MetricChange, Presence, RankMove, Side, Standing,
+                                           UnusableInput, compare, parse_leaderboard, percent_of, standings, summary)
 from benchmark_leaderboard.problems import one_line
 from benchmark_leaderboard.versions import version_key
 from benchmark_leaderboard.view import percent
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"
-DIFF_SCHEMA_VERSION = 1
+DIFF_SCHEMA_VERSION = 2  # 2: one list per kind of change (changes.KINDS), named as every format names it
 
 # The comparison's names, as they were when they lived here.
-__all__ = ["DIFF_SCHEMA", "DIFF_SCHEMA_VERSION", "Decimal", "FIELDS", "FORMATS", "IDENTITY", "METRICS", "REGRESSION", "Diff",
+__all__ = ["DIFF_SCHEMA", "DIFF_SCHEMA_VERSION", "Decimal", "FIELDS", "FORMATS", "IDENTITY", "KIND", "KINDS", "Kind",
+           "LEAKS_MORE", "METRICS", "Diff",
            "FieldChange", "Identity", "MetricChange", "Presence", "RankMove", "Side", "Standing", "UnusableInput",
            "compare", "diff_document", "diff_sources", "format_json", "format_markdown", "format_text",
            "parse_leaderboard", "percent", "percent_of", "read_source", "source_bytes", "standings", "summary",
@@ -114,18 +115,18 @@ def _metric_text(change: MetricChange) -> str:
 
 
 def text_lines(diff: Diff) -> list[tuple[str, Identity, str]]:
-    """Every change as (kind, identity, what changed), in the order the formats list them."""
-    lines: list[tuple[str, Identity, str]] = []
-    lines += [("regression", change.identity, _metric_text(change)) for change in diff.regressions]
-    lines += [("added", item.identity, f"rank {item.standing.rank}, suite rank {item.standing.suite_rank}: "
-               + _metrics_of(item.standing.row)) for item in diff.added]
-    lines += [("removed", item.identity, f"was rank {item.standing.rank}, suite rank {item.standing.suite_rank}: "
-               + _metrics_of(item.standing.row)) for item in diff.removed]
-    lines += [("metric", change.identity, _metric_text(change)) for change in diff.metric_changes]
-    lines += [("field", change.identity, f"{change.field} {change.old} -> {change.new}") for change in diff.field_changes]
-    lines += [("moved", move.identity, f"rank {_moved(move.old_rank, move.new_rank)}, suite rank "
-               f"{_moved(move.old_suite_rank, move.new_suite_rank)}") for move in diff.rank_moves]
-    return lines
+    """Every change as (the word of its kind, identity, what changed), in the order of ``KINDS``."""
+    details: dict[str, Callable[[Any], str]] = {
+        "leaks_more": _metric_text, "fell": _metric_text, "improved": _metric_text,
+        "added": lambda item: (f"rank {item.standing.rank}, suite rank {item.standing.suite_rank}: "
+                               + _metrics_of(item.standing.row)),
+        "removed": lambda item: (f"was rank {item.standing.rank}, suite rank {item.standing.suite_rank}: "
+                                 + _metrics_of(item.standing.row)),
+        "rank_moves": lambda move: (f"rank {_moved(move.old_rank, move.new_rank)}, suite rank "
+                                    f"{_moved(move.old_suite_rank, move.new_suite_rank)}"),
+        "field_changes": lambda change: f"{change.field} {change.old} -> {change.new}",
+    }
+    return [(kind.word, change.identity, details[kind.key](change)) for kind in KINDS for change in diff.of_kind(kind)]
 
 
 def format_text(diff: Diff) -> str:
@@ -187,17 +188,23 @@ def format_markdown(diff: Diff) -> str:
                                       *(f"{percent(row[metric])}%" for metric in METRICS)]
 
     presence_header = ["Rank", "Suite rank", "Leakage", "Recall", "F1"]
-    section("Leakage regressions", ["Leakage before", "Leakage after", "Change"], [_RIGHT] * 3,
-            [_who(change.identity) + values(change) for change in diff.regressions])
-    section("Added rows", presence_header, [_RIGHT] * 5, [presence_row(item) for item in diff.added])
-    section("Removed rows", presence_header, [_RIGHT] * 5, [presence_row(item) for item in diff.removed])
-    section("Metric changes", metric_header, metric_align, [metric_row(change) for change in diff.metric_changes])
-    section("Other changes", ["Field", "Before", "After"], [_LEFT] * 3,
-            [_who(change.identity) + [f"`{change.field}`", markdown_cell(change.old), markdown_cell(change.new)]
-             for change in diff.field_changes])
-    section("Rank moves", ["Rank before", "Rank after", "Suite rank before", "Suite rank after"], [_RIGHT] * 4,
-            [_who(move.identity) + [str(move.old_rank), str(move.new_rank), str(move.old_suite_rank),
-                                    str(move.new_suite_rank)] for move in diff.rank_moves])
+    tables: dict[str, tuple[list[str], list[str], Callable[[Any], list[str]]]] = {
+        "leaks_more": (["Leakage before", "Leakage after", "Change"], [_RIGHT] * 3,
+                       lambda change: _who(change.identity) + values(change)),
+        "fell": (metric_header, metric_align, metric_row),
+        "added": (presence_header, [_RIGHT] * 5, presence_row),
+        "removed": (presence_header, [_RIGHT] * 5, presence_row),
+        "improved": (metric_header, metric_align, metric_row),
+        "rank_moves": (["Rank before", "Rank after", "Suite rank before", "Suite rank after"], [_RIGHT] * 4,
+                       lambda move: _who(move.identity) + [str(move.old_rank), str(move.new_rank),
+                                                           str(move.old_suite_rank), str(move.new_suite_rank)]),
+        "field_changes": (["Field", "Before", "After"], [_LEFT] * 3,
+                          lambda change: _who(change.identity) + [f"`{change.field}`", markdown_cell(change.old),
+                                                                  markdown_cell(change.new)]),
+    }
+    for kind in KINDS:
+        header, align, row_of = tables[kind.key]
+        section(kind.title, header, align, [row_of(change) for change in diff.of_kind(kind)])
     return "\n".join(out[:-1]) + "\n"
 
 
@@ -222,16 +229,16 @@ def diff_document(diff: Diff) -> dict[str, Any]:
         "schema_version": DIFF_SCHEMA_VERSION,
         "old": {"source": diff.old.source, "row_count": diff.old.row_count},
         "new": {"source": diff.new.source, "row_count": diff.new.row_count},
-        "regression": bool(diff.regressions),
-        "regressions": [_metric_document(change) for change in diff.regressions],
+        "leaks_more": [_metric_document(change) for change in diff.leaks_more],
+        "fell": [_metric_document(change) for change in diff.fell],
         "added": [_presence_document(item) for item in diff.added],
         "removed": [_presence_document(item) for item in diff.removed],
-        "metric_changes": [_metric_document(change) for change in diff.metric_changes],
-        "field_changes": [{**_identity_fields(change.identity), "field": change.field, "old": change.old, "new": change.new}
-                          for change in diff.field_changes],
+        "improved": [_metric_document(change) for change in diff.improved],
         "rank_moves": [{**_identity_fields(move.identity), "old_rank": move.old_rank, "new_rank": move.new_rank,
                         "old_suite_rank": move.old_suite_rank, "new_suite_rank": move.new_suite_rank}
                        for move in diff.rank_moves],
+        "field_changes": [{**_identity_fields(change.identity), "field": change.field, "old": change.old, "new": change.new}
+                          for change in diff.field_changes],
     }
 
 

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -54,6 +55,20 @@ _KINDS = ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "ch
           (stat.S_ISBLK, "block device"))
 # What tree_digests records for a path that is neither a regular file, a folder nor a link.
 NOT_REGULAR = "not-a-regular-file:"
+
+def build_tag_problem(tag: str | None) -> str | None:
+    """Why ``tag``, given to a build as --release-tag, cannot be the release tag of a row, or None when it
+    can (or when no tag is given). A build's tag is any text of one line: not blank, and no control
+    character or line break (the reference renderer takes any text; a version is required of a release
+    only, ``release_tag_problem``)."""
+    if tag is None:
+        return None
+    if not tag.strip():
+        return "--release-tag must not be empty: give the release, such as v3.1.0, or leave the flag out"
+    if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in tag):
+        return f"--release-tag must be one line without control characters, not {one_line(repr(tag))}"
+    return None
+
 
 def release_tag_problem(tag: str | None) -> str | None:
     """Why ``tag`` cannot name a release, or None when it can."""

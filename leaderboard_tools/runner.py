@@ -101,8 +101,13 @@ class Summary:
     seconds: float
 
     def __str__(self) -> str:
-        return (f"leaderboard: {self.rows} rows, {self.suites} suites, {self.families} families, "
-                f"{self.files} files written in {self.seconds:.2f} s")
+        return (f"leaderboard: {_count(self.rows, 'row', 'rows')}, {_count(self.suites, 'suite', 'suites')}, "
+                f"{_count(self.families, 'family', 'families')}, {_count(self.files, 'file', 'files')} written "
+                f"in {self.seconds:.2f} s")
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
 
 
 def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:

@@ -84,19 +84,19 @@ A, B, C = ("golden/a.report.html", "OpenMed/model-a"), ("golden/b.report.html", 
 EXPECTED_MAIN = (
     "<h1>Changes in v1.1.0</h1>\n"
     '<p class="lede">Compared with the previous leaderboard (newest release tag v1.0.0): 3 rows then, 3 rows now. '
-    "1 leakage regression, 1 row added, 1 row removed, 2 metric changes, 2 field changes, 2 rank moves.</p>\n"
+    "1 row leaks more, 1 row added, 1 row removed, 1 improvement, 2 rank moves, 2 field changes.</p>\n"
     "<p>A row is a suite, model and device; its release tag is not part of it, so the same model on the same suite and "
     "device is compared across releases. Values are percentages; changes are in percentage points. The previous "
     f'leaderboard, exactly as compared: <a href="{RELEASE}/changes/previous-leaderboard.json">'
     "changes/previous-leaderboard.json</a>.</p>\n"
     '<nav aria-label="Kinds of change">\n<ul>\n'
     + "".join(f'<li><a href="#{anchor}">{title}</a> ({count})</li>\n' for anchor, title, count in (
-        ("regressed", "Regressed", 1), ("added", "Added", 1), ("removed", "Removed", 1), ("improved", "Improved", 1),
-        ("moved", "Moved", 2), ("other", "Other changes", 2)))
+        ("leaks-more", "Leaks more", 1), ("added", "Added", 1), ("removed", "Removed", 1), ("improved", "Improved", 1),
+        ("moved", "Rank moves", 2), ("field", "Field changes", 2)))
     + "</ul>\n</nav>\n"
-    + table("regressed", "Regressed", "Rows that leak more than before come first: a leakage regression is what stops a "
-            "release. Then rows whose recall or F1 fell.", METRIC_HEADER,
-            ["<tr><td>golden</td>" + model(*A) + ' <span class="badge regression">leakage regression</span></th><td>cpu</td>'
+    + table("leaks-more", "Leaks more", "Rows that leak more protected text than before: what stops a release "
+            "(invoke diff exits 1).", METRIC_HEADER,
+            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>"
              + cells("leakage", "10.00%", "12.00%", "+2.00", numeric=METRIC) + "</tr>"])
     + table("added", "Added", "Rows of a suite, model and device the previous leaderboard did not have.", PRESENCE_HEADER,
             ["<tr><td>clinical</td>" + model(*C) + "</th><td>cuda</td>"
@@ -105,15 +105,15 @@ EXPECTED_MAIN = (
             PRESENCE_HEADER,  # a removed row has no page in this release: its model is not a link
             ['<tr><td>golden</td><th scope="row">OpenMed/model-d</th><td>cpu</td>'
              + cells("3", "3", "20.00%", "70.00%", "60.00%", numeric=(True,) * 5) + "</tr>"])
-    + table("improved", "Improved", "Rows that leak less, or whose recall or F1 rose.", METRIC_HEADER,
+    + table("improved", "Improved", "Rows that leak less than before, or whose recall or F1 rose.", METRIC_HEADER,
             ["<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>"
              + cells("recall", "90.00%", "95.00%", "+5.00", numeric=METRIC) + "</tr>"])
-    + table("moved", "Moved", "Rows whose rank changed, overall or in their suite.",
+    + table("moved", "Rank moves", "Rows whose rank changed, overall or in their suite.",
             "".join(f'<th scope="col" class="num">{name}</th>' for name in
                     ("Rank before", "Rank after", "Suite rank before", "Suite rank after")),
             ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
              "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
-    + table("other", "Other changes", "Other published fields of the same row: a renamed report file is the same row "
+    + table("field", "Field changes", "Other published fields of the same row: a renamed report file is the same row "
             "with a new path.", '<th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th>',
             ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
                                                                                 numeric=(False,) * 3) + "</tr>",
@@ -122,7 +122,7 @@ EXPECTED_MAIN = (
 )
 
 
-def test_the_changes_page_lists_every_kind_of_change_regressions_first(sites):
+def test_the_changes_page_lists_every_kind_of_change_what_leaks_more_first(sites):
     root, _ = sites
     html = (root / "after/changes.html").read_text(encoding="utf-8")
     assert main_of(html) == EXPECTED_MAIN
@@ -133,9 +133,12 @@ def test_the_changes_page_lists_every_kind_of_change_regressions_first(sites):
 def test_it_says_what_invoke_diff_says_of_the_same_pair(sites):
     root, _ = sites
     result = run_invoke("--search-root", str(ROOT), "diff", "before", "after", cwd=root)
-    assert result.returncode == 1  # the same regression
-    assert result.stdout.splitlines()[-1] == ("before -> after: 1 leakage regression, 1 row added, 1 row removed, "
-                                              "2 metric changes, 2 field changes, 2 rank moves")
+    assert result.returncode == 1  # the same row leaks more
+    # The same kinds, named the same, counted the same as the page's headings.
+    assert result.stdout.splitlines()[-1] == ("before -> after: 1 row leaks more, 1 row added, 1 row removed, "
+                                              "1 improvement, 2 rank moves, 2 field changes")
+    assert [line.split()[0] for line in result.stdout.splitlines()[:-1]] == [
+        "leaks-more", "added", "removed", "improved", "moved", "moved", "field", "field"]
 
 
 NAV = f'<li><a href="{RELEASE}/changes.html"{{}}>Changes</a></li>'
@@ -301,17 +304,17 @@ def document(*rows: tuple[str, float, float, float]) -> dict:
     return {"rows": made}
 
 
-def test_a_leakage_regression_comes_before_a_fall_in_recall_whatever_the_rows_names():
+def test_a_row_that_leaks_more_comes_before_a_fall_in_recall_whatever_the_rows_names():
     old = document(("a", 0.1, 0.9, 0.8), ("z", 0.2, 0.9, 0.8))
     new = document(("a", 0.1, 0.8, 0.8), ("z", 0.3, 0.9, 0.8))
     page = changes_page(compare(old, new), new, old, b"{}", "v2.0.0", 50)
-    [regressed] = [section for section in page.sections if section.anchor == "regressed"]
-    assert [(line.model_name, line.cells, line.badge) for line in regressed.lines] == [
-        ("z", ("leakage", "20.00%", "30.00%", "+10.00"), "leakage regression"),
-        ("a", ("recall", "90.00%", "80.00%", "-10.00"), ""),
+    assert [(section.anchor, section.title, [(line.model_name, line.cells) for line in section.lines])
+            for section in page.sections] == [
+        ("leaks-more", "Leaks more", [("z", ("leakage", "20.00%", "30.00%", "+10.00"))]),
+        ("fell", "Recall or F1 fell", [("a", ("recall", "90.00%", "80.00%", "-10.00"))]),
     ]
-    assert [section.anchor for section in page.sections] == ["regressed"]
-    assert page.regressions == 1 and page.title == "Changes in v2.0.0"
+    assert page.summary == "1 row leaks more, 1 fall in recall or F1"
+    assert page.leaks_more == 1 and page.title == "Changes in v2.0.0"
     assert page.notes == {"z.report.json": ("leakage 20.00% → 30.00% (+10.00 points)",),
                           "a.report.json": ("recall 90.00% → 80.00% (-10.00 points)",)}
 

@@ -131,8 +131,8 @@ The other row is counted in a grid of cells shaded by how many rows each holds. 
 <a href="./report/b.report.html" data-row="1" class="frontier"><title>OpenMed/b on cuda: leakage 5.00%, recall 95.00%, on the frontier</title><circle cx="624.0" cy="12.0" r="5"/></a>
 </g>
 </svg>
-<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them. The frontier is the rows no \
-other row beats on both lower leakage and higher recall (marked <span class="badge frontier">frontier</span> in the tables). \
+<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them. A row is on the frontier when \
+no other row of its suite is at least as good on both leakage and recall and better on one (marked <span class="badge frontier">frontier</span> in the tables). \
 The shaded cells hold the other rows, the stronger the shade the more rows:
 <ul class="shades">
 <li><span class="swatch d5"></span>1 row</li>

@@ -173,3 +173,35 @@ def test_an_interrupted_build_leaves_the_old_output_and_no_temporary_folder(arch
     assert process.returncode == 128 + signum, stderr
     assert stderr.splitlines()[-1] == f"build interrupted by {signal.Signals(signum).name}; {output} keeps its last complete render"
     assert "Traceback" not in stderr
+
+
+def test_the_summary_counts_one_of_each_in_the_singular(archive, tmp_path):
+    reports = archive({"a.report.json": report()})
+    result = run_invoke(*build_args(reports, tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"leaderboard: 1 row, 1 suite, 1 family, \d+ files written in \d+\.\d\d s",
+                        result.stderr.splitlines()[-1])
+
+
+@pytest.mark.parametrize("tag, line", [
+    ("", "build refused: --release-tag must not be empty: give the release, such as v3.1.0, or leave the flag out"),
+    ("  ", "build refused: --release-tag must not be empty: give the release, such as v3.1.0, or leave the flag out"),
+    ("v3.1.0\nx", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\nx'"),
+    ("v3.1.0\tx", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\tx'"),
+    ("v3.1.0\u2028x", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\u2028x'"),
+])
+def test_a_release_tag_that_is_not_one_line_of_text_exits_2_with_one_line(tag, line, archive, tmp_path):
+    reports = archive({"a.report.json": report(metadata={"release_tag": None})})
+    result = run_invoke(*build_args(reports, tmp_path / "site", "--release-tag", tag))
+    assert (result.returncode, result.stderr.splitlines()) == (2, [line])
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_release_tag_of_one_line_is_the_tag_of_reports_that_carry_none(archive, tmp_path):
+    # As the reference renderer: any text of one line, a version or not.
+    payload = report()
+    del payload["metadata"]["release_tag"]
+    reports = archive({"a.report.json": payload})
+    result = run_invoke(*build_args(reports, tmp_path / "site", "--release-tag", "not a tag"))
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "site" / "leaderboard.json").read_text(encoding="utf-8"))["rows"][0]["release_tag"] == "not a tag"

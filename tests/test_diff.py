@@ -57,65 +57,64 @@ def invoke_diff(cwd: Path, *args: str):
 A = ("golden", "OpenMed/model-a", "cpu")
 B = ("golden", "OpenMed/model-b", "cpu")
 
-# The small pair every format is shown on: a regression, an added and a removed row, a metric
-# change, a new release tag, a renamed report file, and the rank moves they cause.
+# The small pair every format is shown on (and the README's sample): a row that leaks more, a fall in
+# F1, an added and a removed row, an improvement in recall, a new release tag, a renamed report file,
+# and the rank moves they cause: every kind of change.
 OLD = leaderboard(row(*A, 0.1, 0.9, 0.8, path="golden/a.report.json"),
                   row(*B, 0.05, 0.85, 0.82),
                   row("golden", "OpenMed/model-d", "cpu", 0.2, 0.7, 0.6))
 NEW = leaderboard(row(*A, 0.12, 0.9, 0.8, tag="v1.1.0", path="golden/a-renamed.report.json"),
-                  row(*B, 0.05, 0.875, 0.82),
+                  row(*B, 0.05, 0.875, 0.8),
                   row("clinical", "OpenMed/model-c", "cuda", 0.01, 0.95, 0.9))
 
 TEXT = """\
-regression  golden    OpenMed/model-a  cpu   leakage 10.00% -> 12.00% (+2.00 points)
+leaks-more  golden    OpenMed/model-a  cpu   leakage 10.00% -> 12.00% (+2.00 points)
+fell        golden    OpenMed/model-b  cpu   F1 82.00% -> 80.00% (-2.00 points)
 added       clinical  OpenMed/model-c  cuda  rank 1, suite rank 1: leakage 1.00%, recall 95.00%, F1 90.00%
 removed     golden    OpenMed/model-d  cpu   was rank 3, suite rank 3: leakage 20.00%, recall 70.00%, F1 60.00%
-metric      golden    OpenMed/model-a  cpu   leakage 10.00% -> 12.00% (+2.00 points)
-metric      golden    OpenMed/model-b  cpu   recall 85.00% -> 87.50% (+2.50 points)
-field       golden    OpenMed/model-a  cpu   release_tag v1.0.0 -> v1.1.0
-field       golden    OpenMed/model-a  cpu   report_path golden/a.report.json -> golden/a-renamed.report.json
+improved    golden    OpenMed/model-b  cpu   recall 85.00% -> 87.50% (+2.50 points)
 moved       golden    OpenMed/model-a  cpu   rank 2 -> 3, suite rank 2
 moved       golden    OpenMed/model-b  cpu   rank 1 -> 2, suite rank 1
-old.json -> new.json: 1 leakage regression, 1 row added, 1 row removed, 2 metric changes, 2 field changes, 2 rank moves
+field       golden    OpenMed/model-a  cpu   release_tag v1.0.0 -> v1.1.0
+field       golden    OpenMed/model-a  cpu   report_path golden/a.report.json -> golden/a-renamed.report.json
+old.json -> new.json: 1 row leaks more, 1 fall in recall or F1, 1 row added, 1 row removed, 1 improvement, 2 rank moves, 2 field changes
 """
 
 MARKDOWN = """\
 ## Leaderboard changes from old.json to new.json
 
-1 leakage regression, 1 row added, 1 row removed, 2 metric changes, 2 field changes, 2 rank moves. \
+1 row leaks more, 1 fall in recall or F1, 1 row added, 1 row removed, 1 improvement, 2 rank moves, 2 field changes. \
 Values are percentages; changes are in percentage points.
 
-### Leakage regressions
+### Leaks more
 
 | Suite | Model | Device | Leakage before | Leakage after | Change |
 | --- | --- | --- | ---: | ---: | ---: |
 | golden | OpenMed/model-a | cpu | 10.00% | 12.00% | +2.00 |
 
-### Added rows
+### Recall or F1 fell
+
+| Suite | Model | Device | Metric | Before | After | Change |
+| --- | --- | --- | --- | ---: | ---: | ---: |
+| golden | OpenMed/model-b | cpu | F1 | 82.00% | 80.00% | -2.00 |
+
+### Added
 
 | Suite | Model | Device | Rank | Suite rank | Leakage | Recall | F1 |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
 | clinical | OpenMed/model-c | cuda | 1 | 1 | 1.00% | 95.00% | 90.00% |
 
-### Removed rows
+### Removed
 
 | Suite | Model | Device | Rank | Suite rank | Leakage | Recall | F1 |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
 | golden | OpenMed/model-d | cpu | 3 | 3 | 20.00% | 70.00% | 60.00% |
 
-### Metric changes
+### Improved
 
 | Suite | Model | Device | Metric | Before | After | Change |
 | --- | --- | --- | --- | ---: | ---: | ---: |
-| golden | OpenMed/model-a | cpu | leakage | 10.00% | 12.00% | +2.00 |
 | golden | OpenMed/model-b | cpu | recall | 85.00% | 87.50% | +2.50 |
-
-### Other changes
-
-| Suite | Model | Device | Field | Before | After |
-| --- | --- | --- | --- | --- | --- |
-| golden | OpenMed/model-a | cpu | `release_tag` | v1.0.0 | v1.1.0 |
-| golden | OpenMed/model-a | cpu | `report_path` | golden/a.report.json | golden/a-renamed.report.json |
 
 ### Rank moves
 
@@ -123,6 +122,13 @@ Values are percentages; changes are in percentage points.
 | --- | --- | --- | ---: | ---: | ---: | ---: |
 | golden | OpenMed/model-a | cpu | 2 | 3 | 2 | 2 |
 | golden | OpenMed/model-b | cpu | 1 | 2 | 1 | 1 |
+
+### Field changes
+
+| Suite | Model | Device | Field | Before | After |
+| --- | --- | --- | --- | --- | --- |
+| golden | OpenMed/model-a | cpu | `release_tag` | v1.0.0 | v1.1.0 |
+| golden | OpenMed/model-a | cpu | `report_path` | golden/a.report.json | golden/a-renamed.report.json |
 """
 
 
@@ -133,16 +139,16 @@ def _identity(suite: str, model: str, device: str) -> dict:
 LEAKAGE_CHANGE = {**_identity(*A), "metric": "leakage", "old": 0.1, "new": 0.12, "change": 0.02,
                   "old_percent": "10.00", "new_percent": "12.00", "change_percent": "+2.00"}
 JSON = {
-    "schema_version": 1,
+    "schema_version": 2,
     "old": {"source": "old.json", "row_count": 3},
     "new": {"source": "new.json", "row_count": 3},
-    "regression": True,
-    "regressions": [LEAKAGE_CHANGE],
+    "leaks_more": [LEAKAGE_CHANGE],
+    "fell": [{**_identity(*B), "metric": "f1", "old": 0.82, "new": 0.8, "change": -0.02,
+              "old_percent": "82.00", "new_percent": "80.00", "change_percent": "-2.00"}],
     "added": [{**_identity("clinical", "OpenMed/model-c", "cuda"), "rank": 1, "suite_rank": 1, "row": NEW["rows"][0]}],
     "removed": [{**_identity("golden", "OpenMed/model-d", "cpu"), "rank": 3, "suite_rank": 3, "row": OLD["rows"][2]}],
-    "metric_changes": [LEAKAGE_CHANGE,
-                       {**_identity(*B), "metric": "recall", "old": 0.85, "new": 0.875, "change": 0.025,
-                        "old_percent": "85.00", "new_percent": "87.50", "change_percent": "+2.50"}],
+    "improved": [{**_identity(*B), "metric": "recall", "old": 0.85, "new": 0.875, "change": 0.025,
+                  "old_percent": "85.00", "new_percent": "87.50", "change_percent": "+2.50"}],
     "field_changes": [{**_identity(*A), "field": "release_tag", "old": "v1.0.0", "new": "v1.1.0"},
                       {**_identity(*A), "field": "report_path", "old": "golden/a.report.json",
                        "new": "golden/a-renamed.report.json"}],
@@ -158,7 +164,7 @@ def pair(tmp_path):
     return tmp_path
 
 
-def test_text_lists_each_change_on_an_aligned_line_regressions_first_and_exits_1(pair):
+def test_text_lists_each_change_on_an_aligned_line_a_row_that_leaks_more_first_and_exits_1(pair):
     result = invoke_diff(pair, "old.json", "new.json")
     assert (result.returncode, result.stdout, result.stderr) == (1, TEXT, "")
 
@@ -181,9 +187,13 @@ def test_the_diff_schema_is_published_with_the_others_and_reads_like_the_leaderb
     leaderboard_schema = json.loads(validate.schema_text(validate.LEADERBOARD_SCHEMA))
     assert schema["$schema"] == leaderboard_schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] == leaderboard_schema["$id"].replace("leaderboard.schema.json", diff.DIFF_SCHEMA)
-    # A regression that is not a rise in leakage breaks it.
-    broken = {**JSON, "regressions": [{**LEAKAGE_CHANGE, "new": 0.05, "change": -0.05, "change_percent": "-5.00"}]}
-    assert not validate.validator(diff.DIFF_SCHEMA).is_valid(broken)
+    # A row that leaks more with a fall in leakage, a fall that is a rise, an improvement that is a fall: broken.
+    checker = validate.validator(diff.DIFF_SCHEMA)
+    assert not checker.is_valid({**JSON, "leaks_more": [{**LEAKAGE_CHANGE, "new": 0.05, "change": -0.05,
+                                                         "change_percent": "-5.00"}]})
+    assert not checker.is_valid({**JSON, "fell": JSON["improved"]})
+    assert not checker.is_valid({**JSON, "improved": JSON["fell"]})
+    assert not checker.is_valid({**JSON, "fell": [LEAKAGE_CHANGE]})
 
 
 def test_identical_inputs_have_no_changes_and_exit_0(tmp_path):
@@ -194,20 +204,20 @@ def test_identical_inputs_have_no_changes_and_exit_0(tmp_path):
     markdown = invoke_diff(tmp_path, "a.json", "site", "--format", "markdown")
     assert (markdown.returncode, markdown.stdout) == (0, "## Leaderboard changes from a.json to site\n\nNo changes.\n")
     assert diff.format_json(compare(OLD, OLD, "a.json", "site")) == json.dumps(
-        {"schema_version": 1, "old": {"source": "a.json", "row_count": 3}, "new": {"source": "site", "row_count": 3},
-         "regression": False, "regressions": [], "added": [], "removed": [], "metric_changes": [], "field_changes": [],
+        {"schema_version": 2, "old": {"source": "a.json", "row_count": 3}, "new": {"source": "site", "row_count": 3},
+         "leaks_more": [], "fell": [], "added": [], "removed": [], "improved": [], "field_changes": [],
          "rank_moves": []}, indent=2, sort_keys=True) + "\n"
 
 
-def test_less_leakage_and_other_changes_without_a_regression_exit_0():
+def test_less_leakage_and_other_changes_where_no_row_leaks_more_exit_0():
     changes = compare(NEW, leaderboard(row(*A, 0.11, 0.9, 0.8, tag="v1.1.0", path="golden/a-renamed.report.json"),
-                                       row(*B, 0.05, 0.875, 0.82)), "old.json", "new.json")
+                                       row(*B, 0.05, 0.875, 0.8)), "old.json", "new.json")
     assert (changes.exit_code(), diff.format_text(changes)) == (0, """\
-removed  clinical  OpenMed/model-c  cuda  was rank 1, suite rank 1: leakage 1.00%, recall 95.00%, F1 90.00%
-metric   golden    OpenMed/model-a  cpu   leakage 12.00% -> 11.00% (-1.00 points)
-moved    golden    OpenMed/model-a  cpu   rank 3 -> 2, suite rank 2
-moved    golden    OpenMed/model-b  cpu   rank 2 -> 1, suite rank 1
-old.json -> new.json: 1 row removed, 1 metric change, 2 rank moves
+removed   clinical  OpenMed/model-c  cuda  was rank 1, suite rank 1: leakage 1.00%, recall 95.00%, F1 90.00%
+improved  golden    OpenMed/model-a  cpu   leakage 12.00% -> 11.00% (-1.00 points)
+moved     golden    OpenMed/model-a  cpu   rank 3 -> 2, suite rank 2
+moved     golden    OpenMed/model-b  cpu   rank 2 -> 1, suite rank 1
+old.json -> new.json: 1 row removed, 1 improvement, 2 rank moves
 """)
 
 
@@ -231,37 +241,36 @@ def test_every_metric_change_shows_old_new_and_the_exact_change():
     old = leaderboard(row(*A, 0.1, 0.3, 0.0093))
     new = leaderboard(row(*A, 0.2, 0.1, 0.123456))
     changes = compare(old, new)
-    assert [line for _, _, line in diff.text_lines(changes)] == [
-        "leakage 10.00% -> 20.00% (+10.00 points)",
-        "leakage 10.00% -> 20.00% (+10.00 points)",
+    assert [(kind, line) for kind, _, line in diff.text_lines(changes)] == [
+        ("leaks-more", "leakage 10.00% -> 20.00% (+10.00 points)"),
         # 0.1 - 0.3 is -0.19999999999999998 in binary; the change shown is the decimal one.
-        "recall 30.00% -> 10.00% (-20.00 points)",
-        "F1 0.93% -> 12.3456% (+11.4156 points)",
+        ("fell", "recall 30.00% -> 10.00% (-20.00 points)"),
+        ("improved", "F1 0.93% -> 12.3456% (+11.4156 points)"),
     ]
     assert [change.change for change in changes.metric_changes] == [
         diff.Decimal("0.1"), diff.Decimal("-0.2"), diff.Decimal("0.114156")]
-    assert json.loads(diff.format_json(changes))["metric_changes"][1]["change"] == -0.2
+    assert json.loads(diff.format_json(changes))["fell"][0]["change"] == -0.2
 
 
-def test_equal_leakage_is_no_regression_and_recall_orders_the_tie():
+def test_equal_leakage_does_not_leak_more_and_recall_orders_the_tie():
     # Both rows leak 5% before and after; recall alone swaps them.
     old = leaderboard(row(*A, 0.05, 0.9, 0.8), row(*B, 0.05, 0.8, 0.8))
     new = leaderboard(row(*A, 0.05, 0.7, 0.8), row(*B, 0.05, 0.8, 0.8))
     changes = compare(old, new)
-    assert changes.regressions == () and changes.exit_code() == 0
+    assert changes.leaks_more == () and changes.exit_code() == 0
     assert [(kind, key.model_name, line) for kind, key, line in diff.text_lines(changes)] == [
-        ("metric", "OpenMed/model-a", "recall 90.00% -> 70.00% (-20.00 points)"),
+        ("fell", "OpenMed/model-a", "recall 90.00% -> 70.00% (-20.00 points)"),
         ("moved", "OpenMed/model-a", "rank 1 -> 2, suite rank 1 -> 2"),
         ("moved", "OpenMed/model-b", "rank 2 -> 1, suite rank 2 -> 1"),
     ]
 
 
-def test_two_regressions_in_a_tie_are_listed_by_suite_model_and_device_ignoring_case():
+def test_two_rows_that_leak_more_in_a_tie_are_listed_by_suite_model_and_device_ignoring_case():
     old = leaderboard(row("golden", "openmed/B", "cpu", 0.05, 0.9, 0.8), row("golden", "OpenMed/a", "cpu", 0.05, 0.9, 0.8),
                       row("Clinical", "x", "cpu", 0.05, 0.9, 0.8), row("golden", "OpenMed/a", "CUDA", 0.05, 0.9, 0.8))
     new = leaderboard(*(dict(r, leakage=0.06) for r in old["rows"]))
     changes = compare(old, new)
-    assert [(key.suite, key.model_name, key.device) for key in (change.identity for change in changes.regressions)] == [
+    assert [(key.suite, key.model_name, key.device) for key in (change.identity for change in changes.leaks_more)] == [
         ("Clinical", "x", "cpu"), ("golden", "OpenMed/a", "cpu"), ("golden", "OpenMed/a", "CUDA"),
         ("golden", "openmed/B", "cpu")]
     assert changes.rank_moves == () and changes.exit_code() == 1
@@ -303,7 +312,7 @@ def test_a_line_stays_one_line_and_markdown_shows_markup_as_text():
 
 def test_the_core_takes_documents_and_keeps_the_identity_without_the_release_tag():
     changes = compare(OLD, NEW, "old.json", "new.json")
-    assert changes.regressions[0].identity == Identity(*A)
+    assert changes.leaks_more[0].identity == Identity(*A)
     assert diff.format_text(changes) == TEXT
     assert diff.format_markdown(changes) == MARKDOWN
     assert json.loads(diff.format_json(changes)) == JSON
@@ -420,8 +429,3 @@ def test_an_existing_path_is_a_path_even_when_a_ref_has_its_name(pages, monkeypa
     assert diff.diff_sources("gh-pages~1", "gh-pages:").has_changes()  # the ref itself, by its tree
 
 
-def test_the_readme_shows_what_the_text_format_prints():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Comparing releases\n", 1)[1]
-    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-    assert shown == TEXT.replace("old.json -> new.json", "gh-pages~1 -> gh-pages")

@@ -60,7 +60,7 @@ def test_serve_builds_and_answers_over_http_on_loopback(tmp_path, archive):
         assert b"livereload" not in get(url)[2]
         assert get(url + "__livereload")[0] == 404
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
     assert running.wait_for("^stopped$")
 
 
@@ -110,7 +110,7 @@ def test_livereload_rebuilds_after_an_edit_and_survives_a_bad_one(tmp_path, arch
         assert model_names(url) == ["OpenMed/model-b", "OpenMed/model-fixed"]
         assert generation(url) not in (first, second)
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
 
 
 def test_livereload_picks_up_a_new_report_and_a_manifest_change(tmp_path, archive):
@@ -133,7 +133,7 @@ def test_livereload_picks_up_a_new_report_and_a_manifest_change(tmp_path, archiv
         rows = json.loads(get(url + "leaderboard.json")[2])["rows"]
         assert {row["model_name"]: row["model_family"] for row in rows}["OpenMed/model-m"] == "Renamed"
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
 
 
 @pytest.mark.browser
@@ -160,7 +160,7 @@ def test_the_open_page_reloads_itself_after_an_edit(tmp_path, archive):
             assert blocked == []
             browser.close()
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
 
 
 def test_clean_removes_the_output_and_half_swapped_renders(tmp_path, archive):
@@ -260,7 +260,7 @@ def test_a_bad_path_gets_400_bad_request_with_the_strict_headers(tmp_path, archi
         assert get(url + "index.html")[0] == 200
         assert get(url + "reports/golden/a.report.json")[0] == 200
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
     running.wait_for("^stopped$")
     assert not any("Traceback" in line or "Exception occurred" in line for line in running.lines), running.output()
 
@@ -283,7 +283,7 @@ def test_idle_connections_are_closed_after_the_idle_timeout(tmp_path, archive):
         assert time.monotonic() < deadline
         assert get(url)[0] == 200
     finally:
-        assert running.stop() == 0
+        assert running.stop() == 130  # Ctrl-C: interrupted (exits.py)
     running.wait_for("^stopped$")
     assert not any("Traceback" in line or "timed out" in line for line in running.lines), running.output()
 

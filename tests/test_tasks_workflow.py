@@ -1,5 +1,5 @@
 """The Pages workflow: when it runs, that the project's code runs offline, that every build is compared
-with the pages branch's latest release (a pull request that regresses fails), and that only v* tags keep
+with the pages branch's latest release (a pull request in which a row leaks more fails), and that only v* tags keep
 a release on the pages branch and deploy it."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_the_offline_step_runs_without_a_network(workflow, tmp_path):
 
 
 @pytest.mark.skipif(not can_cut_the_network(), reason="needs root, unshare and the project's .venv")
-def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_the_summary(workflow, tmp_path):
+def test_a_row_that_leaks_more_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_the_summary(workflow, tmp_path):
     project = OfflineProject(workflow, tmp_path)
     kept = project.run("v3.1.0", keep=True)  # the first release: a tag of a repository with no pages branch
     assert kept.returncode == 0, kept.stdout + kept.stderr
@@ -185,7 +185,7 @@ def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_th
     assert pull.returncode == 1, pull.stdout + pull.stderr
     assert pull.stderr.splitlines()[-1] == "a row leaks more than in v3.1.0: see the job summary"
     summary = project.summary.read_text(encoding="utf-8")
-    assert summary.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 leakage regression")
+    assert summary.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 row leaks more")
     assert ("| golden | OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-mlx | mlx-fp | 0.00% | 25.00% | +25.00 |"
             in summary.splitlines())
     assert "Changes in v3.1.0" in (project.path / "site/changes.html").read_text(encoding="utf-8")
@@ -199,7 +199,7 @@ def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_th
     tag = project.run("v3.2.0", keep=True)  # a tag is published whatever it changes; its summary says what
     assert tag.returncode == 0, tag.stdout + tag.stderr
     tagged = project.summary.read_text(encoding="utf-8")
-    assert tagged.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 leakage regression")
+    assert tagged.startswith("## Leaderboard changes from gh-pages:releases/v3.1.0 to site\n\n1 row leaks more")
     # Not the pull request's summary byte for byte: the bundled report without a tag of its own takes the build's, v3.2.0.
     assert "| golden | OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-mlx | mlx-fp | 0.00% | 25.00% | +25.00 |" in tagged
     assert git(project.path, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
@@ -213,4 +213,4 @@ def test_a_regression_fails_a_pull_request_and_a_tag_is_kept_with_its_diff_as_th
     assert listed == [git(project.path, "rev-parse", "gh-pages").strip(), "refs/heads/gh-pages"]
     assert git(project.path, "bundle", "verify", "--quiet", "gh-pages.bundle") == ""
     changes = (project.path / "pages/releases/v3.2.0/changes.html").read_text(encoding="utf-8")
-    assert "Changes in v3.2.0" in changes and "leakage regression" in changes
+    assert "Changes in v3.2.0" in changes and "Leaks more" in changes

@@ -26,7 +26,7 @@ from .problems import BuildFailed, one_line
 from .versions import version_key
 from .view import Pager, pages_of, percent
 
-REGRESSION = REFUSED  # a row leaks more than before: CI stops the release
+LEAKS_MORE = REFUSED  # the exit status when a row leaks more than before: CI stops the release
 
 IDENTITY = ("suite", "model_name", "device")
 METRICS = ("leakage", "recall", "f1")
@@ -40,6 +40,41 @@ HUNDREDTH = Decimal("0.01")
 # that previous leaderboard (so that the page can be checked, and verify can render it again).
 CHANGES_PAGE = "changes.html"
 PREVIOUS_COPY = "changes/previous-leaderboard.json"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of change, named once for every way of showing a Diff: ``key`` (its list in the Diff and in
+    ``invoke diff --format json``), ``word`` (the first column of the text format, and the anchor of its
+    table on the changes page), ``title`` (its heading in markdown and on the changes page), ``one`` and
+    ``many`` (how the summary counts it) and ``intro`` (what it lists, on the changes page)."""
+
+    key: str
+    word: str
+    title: str
+    one: str
+    many: str
+    intro: str
+
+
+# Every kind of change, in the order every format lists them: what stops a release first.
+KINDS = (
+    Kind("leaks_more", "leaks-more", "Leaks more", "row leaks more", "rows leak more",
+         "Rows that leak more protected text than before: what stops a release (invoke diff exits 1)."),
+    Kind("fell", "fell", "Recall or F1 fell", "fall in recall or F1", "falls in recall or F1",
+         "Rows whose recall or F1 is lower than before."),
+    Kind("added", "added", "Added", "row added", "rows added",
+         "Rows of a suite, model and device the previous leaderboard did not have."),
+    Kind("removed", "removed", "Removed", "row removed", "rows removed",
+         "Rows of the previous leaderboard this one no longer has (as they stood there)."),
+    Kind("improved", "improved", "Improved", "improvement", "improvements",
+         "Rows that leak less than before, or whose recall or F1 rose."),
+    Kind("rank_moves", "moved", "Rank moves", "rank move", "rank moves",
+         "Rows whose rank changed, overall or in their suite."),
+    Kind("field_changes", "field", "Field changes", "field change", "field changes",
+         "Other published fields of the same row: a renamed report file is the same row with a new path."),
+)
+KIND = {kind.key: kind for kind in KINDS}
 
 
 def changes_page_path(anchor: str, page: int) -> str:
@@ -96,7 +131,7 @@ class MetricChange:
         return _decimal(self.new) - _decimal(self.old)
 
     @property
-    def is_regression(self) -> bool:
+    def leaks_more(self) -> bool:
         return self.metric == "leakage" and self.new > self.old
 
     @property
@@ -130,7 +165,10 @@ class Side:
 
 @dataclass(frozen=True)
 class Diff:
-    """Every change from ``old`` to ``new``; each list sorted by identity (then metric or field order)."""
+    """Every change from ``old`` to ``new``; each list sorted by identity (then metric or field order).
+
+    ``metric_changes`` holds every metric that differs; each is of exactly one kind: ``leaks_more``,
+    ``fell`` or ``improved``."""
 
     old: Side
     new: Side
@@ -141,15 +179,29 @@ class Diff:
     rank_moves: tuple[RankMove, ...]
 
     @property
-    def regressions(self) -> tuple[MetricChange, ...]:
+    def leaks_more(self) -> tuple[MetricChange, ...]:
         """The leakage changes where the same row leaks more than before."""
-        return tuple(change for change in self.metric_changes if change.is_regression)
+        return tuple(change for change in self.metric_changes if change.leaks_more)
+
+    @property
+    def fell(self) -> tuple[MetricChange, ...]:
+        """The recall and F1 changes where the value is lower than before."""
+        return tuple(change for change in self.metric_changes if not change.leaks_more and not change.is_improvement)
+
+    @property
+    def improved(self) -> tuple[MetricChange, ...]:
+        """Less leakage, or more recall or F1."""
+        return tuple(change for change in self.metric_changes if change.is_improvement)
+
+    def of_kind(self, kind: Kind) -> tuple[Any, ...]:
+        """The changes of ``kind``, as listed."""
+        return getattr(self, kind.key)
 
     def has_changes(self) -> bool:
         return bool(self.added or self.removed or self.metric_changes or self.field_changes or self.rank_moves)
 
     def exit_code(self) -> int:
-        return REGRESSION if self.regressions else DONE
+        return LEAKS_MORE if self.leaks_more else DONE
 
 
 def compare(old_document: dict[str, Any], new_document: dict[str, Any], old_source: str = "OLD",
@@ -270,13 +322,8 @@ def _plural(count: int, one: str, many: str) -> str:
 
 def summary(diff: Diff) -> str:
     """How many changes of each kind, in the order they are listed; "no changes" when none."""
-    parts = [(len(diff.regressions), "leakage regression", "leakage regressions"),
-             (len(diff.added), "row added", "rows added"),
-             (len(diff.removed), "row removed", "rows removed"),
-             (len(diff.metric_changes), "metric change", "metric changes"),
-             (len(diff.field_changes), "field change", "field changes"),
-             (len(diff.rank_moves), "rank move", "rank moves")]
-    said = [_plural(count, one, many) for count, one, many in parts if count]
+    counts = [(len(diff.of_kind(kind)), kind) for kind in KINDS]
+    said = [_plural(count, kind.one, kind.many) for count, kind in counts if count]
     return ", ".join(said) if said else "no changes"
 
 
@@ -286,14 +333,13 @@ def summary(diff: Diff) -> str:
 @dataclass(frozen=True, slots=True)
 class ChangeLine:
     """One row of a table on the changes page: who (and the report path of its page in this build,
-    None for a removed row), the cells after them, and a badge (a leakage regression) or ""."""
+    None for a removed row) and the cells after them."""
 
     suite: str
     model_name: str
     device: str
     report_path: str | None
     cells: tuple[str, ...]
-    badge: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,8 +364,8 @@ class ChangesPage:
     previous_tag: str | None  # the newest release tag of the previous leaderboard's rows
     rows: int
     summary: str
-    regressions: int
-    sections: tuple[Section, ...]  # only the kinds of change that occurred, regressions first
+    leaks_more: int
+    sections: tuple[Section, ...]  # only the kinds of change that occurred, in the order of KINDS
     notes: dict[str, tuple[str, ...]]  # report path of a changed row in this build -> what changed
     previous_bytes: bytes  # the previous leaderboard exactly as compared, published as PREVIOUS_COPY
     page_rows: int  # a kind of change's rows a page: the first page on changes.html, the others under changes/
@@ -360,33 +406,25 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
     """The changes page of ``diff`` (from ``previous_document`` to ``new_document``, this build's)."""
     pages = {key: standing.row["report_path"] for key, standing in standings(new_document).items()}
 
-    def line(key: Identity, cells: Iterable[str], badge: str = "", page: bool = True) -> ChangeLine:
-        return ChangeLine(key.suite, key.model_name, key.device, pages.get(key) if page else None, tuple(cells), badge)
+    def line(key: Identity, cells: Iterable[str], page: bool = True) -> ChangeLine:
+        return ChangeLine(key.suite, key.model_name, key.device, pages.get(key) if page else None, tuple(cells))
 
-    worse = [change for change in diff.metric_changes if not change.is_improvement]
-    # The leakage regressions first (what stops a release), then recall and F1 that fell.
-    worse.sort(key=lambda change: not change.is_regression)
-    better = [change for change in diff.metric_changes if change.is_improvement]
     right = (False, True, True, True)
-    sections = [
-        Section("regressed", "Regressed", "Rows that leak more than before come first: a leakage regression is what "
-                "stops a release. Then rows whose recall or F1 fell.", _METRIC_COLUMNS, right,
-                tuple(line(c.identity, _metric_cells(c), "leakage regression" if c.is_regression else "") for c in worse)),
-        Section("added", "Added", "Rows of a suite, model and device the previous leaderboard did not have.",
-                _PRESENCE_COLUMNS, (True,) * 5, tuple(line(p.identity, _presence_cells(p.standing)) for p in diff.added)),
-        Section("removed", "Removed", "Rows of the previous leaderboard this one no longer has (as they stood there).",
-                _PRESENCE_COLUMNS, (True,) * 5,
-                tuple(line(p.identity, _presence_cells(p.standing), page=False) for p in diff.removed)),
-        Section("improved", "Improved", "Rows that leak less, or whose recall or F1 rose.", _METRIC_COLUMNS, right,
-                tuple(line(c.identity, _metric_cells(c)) for c in better)),
-        Section("moved", "Moved", "Rows whose rank changed, overall or in their suite.",
-                ("Rank before", "Rank after", "Suite rank before", "Suite rank after"), (True,) * 4,
-                tuple(line(m.identity, (str(m.old_rank), str(m.new_rank), str(m.old_suite_rank), str(m.new_suite_rank)))
-                      for m in diff.rank_moves)),
-        Section("other", "Other changes", "Other published fields of the same row: a renamed report file is the same "
-                "row with a new path.", ("Field", "Before", "After"), (False,) * 3,
-                tuple(line(f.identity, (f.field, f.old, f.new)) for f in diff.field_changes)),
-    ]
+    metric = lambda changes: (_METRIC_COLUMNS, right, tuple(line(c.identity, _metric_cells(c)) for c in changes))
+    tables = {
+        "leaks_more": metric(diff.leaks_more),
+        "fell": metric(diff.fell),
+        "added": (_PRESENCE_COLUMNS, (True,) * 5, tuple(line(p.identity, _presence_cells(p.standing)) for p in diff.added)),
+        "removed": (_PRESENCE_COLUMNS, (True,) * 5,
+                    tuple(line(p.identity, _presence_cells(p.standing), page=False) for p in diff.removed)),
+        "improved": metric(diff.improved),
+        "rank_moves": (("Rank before", "Rank after", "Suite rank before", "Suite rank after"), (True,) * 4,
+                       tuple(line(m.identity, (str(m.old_rank), str(m.new_rank), str(m.old_suite_rank),
+                                               str(m.new_suite_rank))) for m in diff.rank_moves)),
+        "field_changes": (("Field", "Before", "After"), (False,) * 3,
+                          tuple(line(f.identity, (f.field, f.old, f.new)) for f in diff.field_changes)),
+    }
+    sections = [Section(kind.word, kind.title, kind.intro, *tables[kind.key]) for kind in KINDS]
     tags = [row["release_tag"] for row in previous_document["rows"]]
     return ChangesPage(
         release_tag=release_tag,
@@ -394,7 +432,7 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
         previous_tag=max(tags, key=lambda tag: (version_key(tag), tag)) if tags else None,
         rows=diff.new.row_count,
         summary=summary(diff),
-        regressions=len(diff.regressions),
+        leaks_more=len(diff.leaks_more),
         sections=tuple(section for section in sections if section.lines),
         notes=_notes(diff, pages),
         previous_bytes=previous_bytes,

@@ -12,7 +12,7 @@ DONE = 0
 
 REFUSED = 1
 """The inputs were judged and refused: an archive or manifest that breaks the contract (one line
-per problem), a published folder that differs from its render (verify), a regression (diff)."""
+per problem), a published folder that differs from its render (verify), a row that leaks more than before (diff)."""
 
 UNUSABLE = 2
 """An input or the output cannot be used at all, whatever it holds: a missing reports folder, an

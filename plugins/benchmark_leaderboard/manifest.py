@@ -26,7 +26,7 @@ def read_manifest(path: str | None, identity: str = signature.DEFAULT_IDENTITY, 
                   environ: Mapping[str, str] = os.environ) -> tuple[Manifest, list[Problem]]:
     """Rows by ``repo_id`` (a later line wins) and the problems of the file's lines.
 
-    A missing file means no fallbacks. The file is read once; when its signature bundle lies
+    A missing file means no fallbacks, and a warning on stderr saying where it was looked for. The file is read once; when its signature bundle lies
     beside it, the bundle is checked against those bytes first, with ``identity`` and ``key`` as
     the pins, and a bundle that does not vouch for them is the only problem: no row of the manifest
     is used. ``OPENMED_SKIP_MODEL_VERIFY`` set to a true value in ``environ`` skips that check,
@@ -36,7 +36,12 @@ def read_manifest(path: str | None, identity: str = signature.DEFAULT_IDENTITY, 
     refused = signature.pin_problem(identity, key)
     if refused:
         raise ManifestError(refused)
-    if path is None or not os.path.exists(path):
+    if path is None:
+        return {}, []
+    if not os.path.lexists(path):
+        # The reference's outcome (no fallbacks: an archive that needs none still renders), said once.
+        print(f"warning: the manifest {one_line(os.path.basename(path))} was not found (looked for "
+              f"{one_line(os.path.abspath(path))}): no report gets a family or hash from it", file=sys.stderr)
         return {}, []
     if os.path.isdir(path):
         raise ManifestError(f"the manifest {path} is a folder, not a models.jsonl file")
