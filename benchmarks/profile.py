@@ -232,7 +232,8 @@ def install() -> None:
     writer._holds = timed("writer: compare with the previous render (kernel)", writer._holds)
     write = writer._write
     writer._write = timed("writer: open, write, close (kernel)",
-                          lambda target, pieces: write(target, timed_pieces("encode pieces", pieces)))
+                          lambda folder, name, pieces, *more: write(folder, name, timed_pieces("encode pieces", pieces),
+                                                                    *more))
     get_template = gen.get_template
 
     def profiled_template(self, name):
