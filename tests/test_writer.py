@@ -83,3 +83,20 @@ def test_a_rebuild_links_the_index_the_leaderboard_and_the_csvs_from_the_previou
     before = {name: (output / name).stat().st_ino for name in names}
     assert run_invoke(*build).returncode == 0
     assert {name: (output / name).stat().st_ino for name in names} == before
+
+
+def test_a_writer_holding_its_most_folders_closes_the_first_it_opened_and_still_writes_everywhere(tmp_path, monkeypatch):
+    from benchmark_leaderboard import writer
+
+    monkeypatch.setattr(writer, "_MAX_FOLDERS", 2)
+    open_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    site = SiteWriter(str(tmp_path / "site"))
+    for round_ in range(2):
+        for folder in ("a", "b", "c"):
+            site.write(f"{folder}/{round_}.txt", folder.encode())
+            assert len(site._descriptors) <= 2
+    site.close()
+    assert sorted(str(path.relative_to(tmp_path / "site")) for path in (tmp_path / "site").rglob("*.txt")) == [
+        "a/0.txt", "a/1.txt", "b/0.txt", "b/1.txt", "c/0.txt", "c/1.txt"]
+    if open_before is not None:
+        assert len(os.listdir("/proc/self/fd")) == open_before  # every folder's descriptor is closed

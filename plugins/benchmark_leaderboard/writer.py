@@ -26,8 +26,9 @@ _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(o
 # O_NOFOLLOW: rendering in place, a link where a file goes is replaced (see _create), never written through.
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | getattr(os, "O_BINARY", 0)
 _FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
-# Folders held open at once by one writer; beyond, the one opened first is closed.
-_MAX_FOLDERS = 64
+# Folders held open at once by one writer (well below the usual limit of 1,024 descriptors);
+# beyond, the one opened first is closed.
+_MAX_FOLDERS = 256
 _NOT_FILES = frozenset(("", ".", ".."))
 
 
