@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -480,7 +481,9 @@ def test_the_profile_times_every_phase_of_a_build_and_a_rebuild_and_keeps_the_ot
     assert rows["report: compare with the previous render"].split(" | ")[1] == "0.0"  # ...and compared only on a rebuild
     notes = [line for line in lines if line.startswith("- 40, ")]
     assert len(notes) == 2 and all("2 workers" in line or "the build's process" in line for line in notes)
-    assert all("escaping sampled on 5 of 40 pages" in line for line in notes)
+    # One page in eight is sampled in each process that renders pages: 5, and a few more with two workers.
+    sampled = [int(re.search(r"escaping sampled on (\d+) of 40 pages", line).group(1)) for line in notes]
+    assert all(5 <= count <= 8 for count in sampled), notes
     assert not list((tmp_path / "work").glob("profile-*"))  # the builds' folders are removed
 
 
