@@ -426,14 +426,21 @@ def test(c, k=None):
     "sizes": "comma-separated archive sizes, in reports (default: 10000,100000)",
     "runs": "timed renders of each renderer per size and situation, alternating (default: 3)",
     "browser": "measure the project's page of the largest archive in Chromium (default: on)",
+    "profile": "instead, the CPU per report of each phase of a build and a rebuild (benchmarks/profile.py)",
+    "label": "with --profile, the name of its section in benchmarks/results.md (default: current)",
 })
-def bench(c, sizes=None, runs=None, browser=True):
+def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None):
     """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
     # In a process of its own, started here: `python -m` puts this folder first on the module path,
     # so that `benchmarks` is this project's and not an installed package of the same name.
-    flags = (["--sizes", str(sizes)] if sizes is not None else []) + (["--runs", str(runs)] if runs is not None else [])
-    flags += [] if browser else ["--no-browser"]
-    process = subprocess.Popen([sys.executable, "-m", "benchmarks.run", *flags], cwd=HERE)
+    flags = (["--sizes", str(sizes)] if sizes is not None else [])
+    if profile:
+        module = "benchmarks.profile"
+        flags += ["--label", str(label)] if label is not None else []
+    else:
+        module = "benchmarks.run"
+        flags += (["--runs", str(runs)] if runs is not None else []) + ([] if browser else ["--no-browser"])
+    process = subprocess.Popen([sys.executable, "-m", module, *flags], cwd=HERE)
     while True:
         try:
             status = process.wait()

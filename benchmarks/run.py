@@ -363,7 +363,10 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     say("")
     say(text)
     if results_file is not None:
-        results_file.write_text(text, encoding="utf-8")
+        # The profile's sections (`invoke bench --profile`) are kept after the benchmark's figures.
+        from .profile import sections
+        kept = sections(results_file.read_text(encoding="utf-8")) if results_file.exists() else []
+        results_file.write_text("\n".join([text, *kept]), encoding="utf-8")
     return text
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -450,3 +451,45 @@ def test_settle_does_not_wait_when_nothing_was_removed_lately(tmp_path):
     run.settle(tmp_path, say=lambda line: None, sleep=waits.append)
 
     assert waits == []
+
+
+# --- the profile (invoke bench --profile) ----------------------------------------------------------
+
+def test_the_profile_times_every_phase_of_a_build_and_a_rebuild_and_keeps_the_other_sections(tmp_path):
+    from benchmarks import profile
+
+    results = tmp_path / "results.md"
+    results.write_text("# Benchmark results\n\n## Wall time\n\nkept\n\n## CPU per report by phase: mine\n\nold\n",
+                       encoding="utf-8")
+    text = profile.main([40], "mine", "invoke bench --profile --sizes 40 --label mine", results_file=results,
+                        work=tmp_path / "work", say=lambda line: None)
+
+    assert results.read_text(encoding="utf-8") == "# Benchmark results\n\n## Wall time\n\nkept\n\n" + text
+    lines = text.splitlines()
+    assert lines[0] == "## CPU per report by phase: mine"
+    assert lines[2].startswith("Command: `invoke bench --profile --sizes 40 --label mine`")
+    assert lines[4] == "| phase | 40, new folder (µs a report) | 40, rebuild (µs a report) |"
+    rows = {line.split(" | ")[0][2:]: line for line in lines if line.startswith("| ")}
+    for label, _ in profile.ROWS:
+        assert label in rows
+    # Each phase is timed less the timed calls it made: no phase, residual or not, comes out below zero.
+    for label, line in rows.items():
+        if label not in ("phase", "---|"):
+            assert all(float(cell.strip("* ").replace(",", "")) >= -1.0 for cell in line.strip("| ").split(" | ")[1:]), line
+    first_folder = float(rows["report: files' kernel work (open, write, close)"].split(" | ")[1].replace(",", ""))
+    assert first_folder > 0  # a new folder's pages are written...
+    assert rows["report: compare with the previous render"].split(" | ")[1] == "0.0"  # ...and compared only on a rebuild
+    notes = [line for line in lines if line.startswith("- 40, ")]
+    assert len(notes) == 2 and all("2 workers" in line or "the build's process" in line for line in notes)
+    # One page in eight is sampled in each process that renders pages: 5, and a few more with two workers.
+    sampled = [int(re.search(r"escaping sampled on (\d+) of 40 pages", line).group(1)) for line in notes]
+    assert all(5 <= count <= 8 for count in sampled), notes
+    assert not list((tmp_path / "work").glob("profile-*"))  # the builds' folders are removed
+
+
+def test_the_benchmark_keeps_the_profiles_sections_when_it_rewrites_the_results(tmp_path):
+    log, results = tmp_path / "runs.log", tmp_path / "results.md"
+    results.write_text("# old figures\n\n## CPU per report by phase: before\n\n| a | b |\n", encoding="utf-8")
+    text = run.main([2], runs=1, browser=False, results_file=results, work=tmp_path / "work", say=lambda line: None,
+                    commands=_stand_ins(log))
+    assert results.read_text(encoding="utf-8") == text + "\n## CPU per report by phase: before\n\n| a | b |\n"

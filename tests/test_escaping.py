@@ -152,3 +152,30 @@ def test_every_hostile_string_reads_back_exactly_on_its_report_page(sites):
     assert name in text  # the report path, shown as text
     assert (site / "reports" / name).is_file()
     assert json.loads((site / "reports" / name).read_text(encoding="utf-8"))["model_name"] == strings["model_name"]
+
+
+def test_made_keeps_what_the_plugin_made_and_escapes_everything_else():
+    from markupsafe import Markup
+
+    from benchmark_leaderboard.view import made, origin, percent
+
+    assert made(percent(0.5)) == "50.00" and type(made(percent(0.5))) is Markup
+    assert made(1406) == "1406" and made(0.0885) == "0.0885" and made(-0.0) == "-0.0"
+    assert made(True) == "True" and made(float("nan")) == "nan"
+    assert made(HOSTILE) == str(Markup.escape(HOSTILE)) and "<" not in made(HOSTILE)
+    assert made(Markup.escape(HOSTILE)) == Markup.escape(HOSTILE)  # escaped once, where it was made
+    kind, detail = origin("models.jsonl (" + HOSTILE + ")", "v1.0.0")
+    assert (kind, detail) == ("manifest", Markup.escape("models.jsonl (" + HOSTILE + ")"))
+
+
+def test_every_value_printed_where_autoescaping_is_off_goes_through_made():
+    # A span of a template with autoescaping off prints only through the made filter, which
+    # escapes whatever is not a value the plugin made: no archive text reaches the page unescaped.
+    templates = Path(__file__).resolve().parent.parent / "theme" / "templates"
+    spans = 0
+    for template in sorted(templates.glob("*.html")):
+        for span in re.findall(r"\{% autoescape false %\}(.*?)\{% endautoescape %\}", template.read_text(), re.S):
+            spans += 1
+            for printed in re.findall(r"\{\{(.*?)\}\}", span, re.S):
+                assert printed.strip().endswith("|made"), f"{template.name}: {{{{{printed}}}}} is printed unescaped"
+    assert spans >= 2  # report.html's figures and published row

@@ -36,8 +36,8 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav,
-                   suite_rows)
+from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, made, pager, percent, report_details,
+                   site_nav, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
@@ -114,6 +114,7 @@ class LeaderboardGenerator(Generator):
     def generate_output(self, writer) -> None:
         board = self.leaderboard
         self.env.filters["percent"] = percent
+        self.env.filters["made"] = made
         previous = self.output_path if self.in_place else self.options.previous_render
         site = SiteWriter(self.output_path, previous)
         # The other generators have read the Markdown pages by now, and other plugins may have added

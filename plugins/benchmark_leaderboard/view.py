@@ -2,7 +2,13 @@
 where each field came from, the model's attributes from the manifest), the index's extras (each
 row's fixtures, size and frontier mark, the suites' charts, the family pages, the releases the
 archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
-worked out here, ready to print, so that templates only look them up."""
+worked out here, ready to print, so that templates only look them up.
+
+A value the plugin writes itself cannot hold markup: a number, a percentage, a date it wrote, a
+digest, a hash checked against ``sha256:<64 hex>``, its own labels. Such a value is made a
+``Markup`` here, once, and a template prints it through the ``made`` filter in an ``{% autoescape
+false %}`` span, so that it is not escaped again on every page; ``made`` escapes every other value
+(everything that comes from the archive), so a span is as safe as autoescaping whatever it is given."""
 
 from __future__ import annotations
 
@@ -12,6 +18,8 @@ from functools import lru_cache
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable
+
+from markupsafe import Markup, escape
 
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
@@ -27,26 +35,43 @@ PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall
              "release_tag", "run_date", "reproducibility_hash", "report_path")
 
 
-def percent(fraction: float) -> str:
+def made(value: Any) -> Any:
+    """The ``made`` filter, for a template's ``{% autoescape false %}`` spans: a ``Markup`` (a value
+    the plugin made, safe by construction) as it is, an int or a finite float as its digits (what
+    escaping would print), anything else escaped."""
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
+    return escape(value)
+
+
+def percent(fraction: float) -> Markup:
     """A fraction in [0, 1] as a percentage with two decimals, or with every decimal it needs when
-    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded."""
+    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded.
+    Digits, a point and a sign: ``Markup`` by construction."""
     return _percent_of(repr(float(fraction)))
 
 
 # Kept by the fraction's text (-0.0 equals 0.0 but is written "-0.00"): a row's three fractions are
 # written on its report page, in its table and in its history, and archives repeat a few thousand values.
 @lru_cache(maxsize=1 << 14)
-def _percent_of(text: str) -> str:
+def _percent_of(text: str) -> Markup:
     value = Decimal(text) * 100
     if value == value.quantize(HUNDREDTH):
-        return f"{value:.2f}"
-    return f"{value.normalize():f}"
+        return Markup(f"{value:.2f}")
+    return Markup(f"{value.normalize():f}")
 
 
 def leaves(value: Any) -> list[tuple[str, str]]:
     """Every leaf of ``value``, sorted, as its nested keys joined by dots and its value ``shown``;
     lists, scalars and empty objects are leaves."""
-    return sorted((key, shown(leaf)) for key, leaf in leaves_of(value))
+    found: list[tuple[str, Any]] = []
+    _add_leaves(value, "", found)
+    return sorted([(key, shown(leaf)) for key, leaf in found])
 
 
 def leaves_of(value: Any) -> list[tuple[str, Any]]:
@@ -74,16 +99,19 @@ def shown(value: Any) -> str:
 
 
 @lru_cache(maxsize=4096)
-def origin(source: str, release_tag: str) -> tuple[str, str]:
+def origin(source: str, release_tag: str) -> tuple[Markup, Markup]:
     """Where a published field came from, as (kind, detail): ``report`` and the key in it,
-    ``manifest`` and its row, ``--release-tag`` and the tag, or ``archive`` (the file's path)."""
+    ``manifest`` and its row, ``--release-tag`` and the tag, or ``archive`` (the file's path);
+    escaped here, once for each source (a manifest row's source names the model)."""
     if source.startswith("/"):
-        return "report", source[1:].replace("/", ".")
-    if source.startswith(MANIFEST):
-        return "manifest", source
-    if source == FALLBACK:
-        return "--release-tag fallback", release_tag
-    return "archive", "the report's path in the archive"
+        kind, detail = "report", source[1:].replace("/", ".")
+    elif source.startswith(MANIFEST):
+        kind, detail = "manifest", source
+    elif source == FALLBACK:
+        kind, detail = "--release-tag fallback", release_tag
+    else:
+        kind, detail = "archive", "the report's path in the archive"
+    return escape(kind), escape(detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +151,7 @@ class ReportDetails:
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
 _PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
+_PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
@@ -139,7 +168,8 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         leakage_percent=percent(row.leakage),
         recall_percent=percent(row.recall),
         f1_percent=percent(row.f1),
-        published=[(PUBLISHED[n], row[i], *origin(filled.sources[i], row.release_tag)) for n, i in enumerate(_PUBLISHED_INDEX)],
+        published=[(_PUBLISHED_NAMES[n], row[i], *origin(filled.sources[i], row.release_tag))
+                   for n, i in enumerate(_PUBLISHED_INDEX)],
         rank=rank,
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,

@@ -2,9 +2,14 @@
 
 Every path is joined with Pelican's ``sanitised_join`` (nothing lands outside the output). A file
 whose bytes equal the previous render's is not created again: it is linked from there (or, when the
-previous render is the output itself, left as it is). Worker processes write with this class too;
-``announce`` then sends Pelican's ``content_written`` for every file, in the build's own process,
-where other plugins (a sitemap, a search index) listen."""
+previous render is the output itself, left as it is). That holds for a file given whole and for one
+given in pieces (leaderboard.json, the index, the CSVs): the pieces are compared with the previous
+render's file as they are written. Worker processes write with this class too; ``announce`` then
+sends Pelican's ``content_written`` for every file, in the build's own process, where other plugins
+(a sitemap, a search index) listen.
+
+A folder is made and opened once, and its files are created, read and linked relative to its
+descriptor (``dir_fd``): no path is walked again and no folder made or looked up for each file."""
 
 from __future__ import annotations
 
@@ -16,8 +21,15 @@ from typing import Any, Iterable
 from pelican import signals
 from pelican.utils import sanitised_join
 
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+# O_NOFOLLOW: rendering in place, a link where a file goes is replaced (see _create), never written through.
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | getattr(os, "O_BINARY", 0)
+_FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+# Folders held open at once by one writer (well below the usual limit of 1,024 descriptors);
+# beyond, the one opened first is closed.
+_MAX_FOLDERS = 256
+_NOT_FILES = frozenset(("", ".", ".."))
 
 
 class SiteWriter:
@@ -25,55 +37,118 @@ class SiteWriter:
         self.output_path = os.path.abspath(output_path)
         self.previous = os.path.abspath(previous) if previous else None
         self.in_place = self.previous == self.output_path
-        self._folders: set[str] = set()
-        self._joined_folders: dict[tuple[str, str], str] = {}
+        # (root, folder) -> the folder's descriptor (None: the previous render has no such folder)
+        self._descriptors: dict[tuple[str, str], int | None] = {}
 
     def write(self, relative: str, data: bytes) -> str:
         """Write ``data`` as ``relative`` (a POSIX path inside the output); returns ``relative``."""
-        target = self._joined(self.output_path, relative)
+        folder, _, name = relative.rpartition("/")
+        if name in _NOT_FILES:
+            raise ValueError(f"not a file's path: {relative!r}")
         if self.previous is not None:
-            old = self._joined(self.previous, relative)
-            if _holds(old, data):
+            old = self._descriptor(self.previous, folder, make=False)
+            if old is not None and _holds(name, old, data):
                 if self.in_place:
                     return relative
-                self._folder(target)
+                target = self._descriptor(self.output_path, folder)
                 try:
-                    os.link(old, target)
+                    os.link(name, name, src_dir_fd=old, dst_dir_fd=target)
                     return relative
                 except OSError:  # another file system, or links not allowed: write it
                     pass
-        self._folder(target)
-        if self.in_place:
-            _unlink_link(target)
-        _write(target, [data])
+        try:
+            _write(self._descriptor(self.output_path, folder), name, (data,))
+        except OSError as error:  # a full disk, say: the error names the file it was writing
+            raise OSError(error.errno, error.strerror, self._shown(relative)) from None
         return relative
 
     def write_pieces(self, relative: str, pieces: Iterable[bytes]) -> str:
-        """Write a file given in pieces (leaderboard.json), never held whole; always written."""
-        target = sanitised_join(self.output_path, relative)
-        self._folder(target)
-        if self.in_place:
-            _unlink_link(target)
-        _write(target, pieces)
+        """Write a file given in pieces (leaderboard.json, the index), never held whole. When the
+        pieces turn out to be the previous render's file, byte for byte, that file is kept (in
+        place) or linked, as ``write`` does."""
+        folder, _, name = relative.rpartition("/")
+        if name in _NOT_FILES:
+            raise ValueError(f"not a file's path: {relative!r}")
+        target = self._descriptor(self.output_path, folder)
+        old = self._descriptor(self.previous, folder, make=False) if self.previous is not None else None
+        if old is None:
+            try:
+                _write(target, name, pieces)
+            except OSError as error:
+                raise OSError(error.errno, error.strerror, self._shown(relative)) from None
+            return relative
+        # In place, the new bytes go to a name of their own beside the old file, which they replace
+        # unless they are its bytes; elsewhere, to the file's name, replaced by a link to the old
+        # file if they are its bytes.
+        written = f".{name}.{os.getpid()}.new" if self.in_place else name
+        try:
+            try:
+                same = _write(target, written, pieces, _Compared(name, old))
+            except OSError as error:
+                raise OSError(error.errno, error.strerror, self._shown(relative)) from None
+            if self.in_place:
+                if same:
+                    os.unlink(written, dir_fd=target)
+                else:
+                    os.rename(written, name, src_dir_fd=target, dst_dir_fd=target)
+            elif same:
+                linked = f".{name}.{os.getpid()}.link"
+                try:
+                    os.link(name, linked, src_dir_fd=old, dst_dir_fd=target)
+                except OSError:  # another file system, or links not allowed: the written file stays
+                    pass
+                else:
+                    os.rename(linked, name, src_dir_fd=target, dst_dir_fd=target)
+        except BaseException:
+            if self.in_place:
+                try:
+                    os.unlink(written, dir_fd=target)
+                except OSError:
+                    pass
+            raise
         return relative
 
-    def _joined(self, root: str, relative: str) -> str:
-        """``sanitised_join(root, relative)``, the folder of ``relative`` sanitised once for all the
-        files written into it."""
-        folder, _, name = relative.rpartition("/")
-        if name in ("", ".", ".."):
-            return sanitised_join(root, relative)
-        key = (root, folder)
-        joined = self._joined_folders.get(key)
-        if joined is None:
-            joined = self._joined_folders[key] = sanitised_join(root, folder) if folder else os.path.abspath(root)
-        return os.path.join(joined, name)
+    def close(self) -> None:
+        """Close the folders' descriptors this writer holds. A forked worker holds copies of the
+        ones its parent had opened: closing them there leaves the parent's open."""
+        descriptors, self._descriptors = self._descriptors, {}
+        for descriptor in descriptors.values():
+            if descriptor is not None:
+                os.close(descriptor)
 
-    def _folder(self, target: str) -> None:
-        folder = os.path.dirname(target)
-        if folder not in self._folders:
-            os.makedirs(folder, exist_ok=True)
-            self._folders.add(folder)
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _shown(self, relative: str) -> str:
+        return os.path.join(self.output_path, *relative.split("/"))
+
+    def _descriptor(self, root: str, folder: str, make: bool = True) -> int | None:
+        """The descriptor of ``folder`` (sanitised once) below ``root``, made if ``make``; None when
+        it is not there and not to be made."""
+        key = (root, folder)
+        descriptors = self._descriptors
+        if key in descriptors:
+            descriptor = descriptors[key]
+            if descriptor is not None or not make:
+                return descriptor
+        path = sanitised_join(root, folder) if folder else root
+        if make:
+            os.makedirs(path, exist_ok=True)
+        try:
+            descriptor = os.open(path, _FOLDER_FLAGS)
+        except OSError:
+            if make:
+                raise
+            descriptor = None
+        if len(descriptors) >= _MAX_FOLDERS:
+            held = descriptors.pop(next(iter(descriptors)))
+            if held is not None:
+                os.close(held)
+        descriptors[key] = descriptor
+        return descriptor
 
     def announce(self, paths: Iterable[str], context: dict[str, Any]) -> None:
         """Send ``content_written`` for each written path (absolute, as Pelican's writer sends it)."""
@@ -82,10 +157,10 @@ class SiteWriter:
             signals.content_written.send(path, context=ChainMap({"output_file": relative}, context))
 
 
-def _holds(path: str, data: bytes) -> bool:
-    """Whether ``path`` is a regular file (not a link) holding exactly ``data``."""
+def _holds(name: str, folder: int, data: bytes) -> bool:
+    """Whether ``name`` in ``folder`` is a regular file (not a link) holding exactly ``data``."""
     try:
-        descriptor = os.open(path, _READ_FLAGS)
+        descriptor = os.open(name, _READ_FLAGS, dir_fd=folder)
     except OSError:
         return False
     try:
@@ -99,20 +174,87 @@ def _holds(path: str, data: bytes) -> bool:
         os.close(descriptor)
 
 
-def _unlink_link(path: str) -> None:
-    # Rendering in place, a link where a file goes is replaced, never written through.
-    if os.path.islink(path):
-        os.unlink(path)
+class _Compared:
+    """The previous render's file, read alongside what is written, for as long as the two agree."""
+
+    def __init__(self, name: str, folder: int) -> None:
+        try:
+            self.descriptor: int | None = os.open(name, _READ_FLAGS, dir_fd=folder)
+            if not stat.S_ISREG(os.fstat(self.descriptor).st_mode):
+                self.stop()
+        except OSError:
+            self.descriptor = None
+
+    def agrees(self, piece: bytes | memoryview) -> bool:
+        """Whether the old file goes on with ``piece``; once it does not, it is not read again."""
+        if self.descriptor is None:
+            return False
+        try:
+            same = _read(self.descriptor, len(piece)) == piece
+        except OSError:
+            same = False
+        if not same:
+            self.stop()
+        return same
+
+    def ended(self) -> bool:
+        """Whether the old file ended where the new one did (and agreed all along)."""
+        if self.descriptor is None:
+            return False
+        try:
+            return os.read(self.descriptor, 1) == b""
+        except OSError:
+            return False
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.descriptor is not None:
+            os.close(self.descriptor)
+            self.descriptor = None
 
 
-def _write(target: str, pieces: Iterable[bytes]) -> None:
-    descriptor = os.open(target, _WRITE_FLAGS, 0o666)
+def _read(descriptor: int, size: int) -> bytes:
+    parts, left = [], size
+    while left:
+        part = os.read(descriptor, min(left, 1 << 20))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def _create(folder: int, name: str) -> int:
+    try:
+        return os.open(name, _WRITE_FLAGS, 0o666, dir_fd=folder)
+    except OSError:
+        # Rendering in place, a link where a file goes is replaced, never written through.
+        try:
+            is_link = stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+        except OSError:
+            is_link = False
+        if not is_link:
+            raise
+        os.unlink(name, dir_fd=folder)
+        return os.open(name, _WRITE_FLAGS, 0o666, dir_fd=folder)
+
+
+def _write(folder: int, name: str, pieces: Iterable[bytes], compared: _Compared | None = None) -> bool:
+    """Write ``pieces`` as ``name`` in ``folder``; returns whether they were ``compared``'s file,
+    byte for byte."""
+    descriptor = _create(folder, name)
     try:
         for piece in pieces:
             view = memoryview(piece)
+            if compared is not None and not compared.agrees(view):
+                compared = None
             while view:
                 view = view[os.write(descriptor, view):]
-    except OSError as error:  # a full disk, say: the error names the file it was writing
-        raise OSError(error.errno, error.strerror, target) from None
+    except BaseException:
+        if compared is not None:
+            compared.stop()
+        raise
     finally:
         os.close(descriptor)
+    return compared is not None and compared.ended()

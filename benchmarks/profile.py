@@ -1,0 +1,501 @@
+"""The CPU a build spends per report, phase by phase, measured (``invoke bench --profile``).
+
+usage: python -m benchmarks.profile [--sizes 10000,100000] [--label NAME]
+
+For each size, the benchmark's own synthetic archive (``benchmarks/make_archive.py``) is built
+twice by a fresh Python process that runs the same build as ``invoke build`` (the atomic runner,
+Pelican and the plugin, the default number of workers): into a new folder, then again into it (a
+rebuild). In that process, timers wrap the functions each phase is made of. A timer reads the
+process's CPU clock (``time.process_time``: user and system time) when its function starts and
+ends and keeps the time spent in it less the time of the timed functions it called, so that the
+phases add up to what was timed. Each worker times the tasks it is given and its phases, and sends
+them back with the task's result through the map; the build's process times what it does itself.
+What no timer saw is named for where it was spent: the rest of a task, the workers' pool and the
+pickling of their results (the workers' CPU as the kernel counts it, ``getrusage`` of the children
+waited for, less their tasks'), the interpreter's start-up. The totals are the kernel's counts.
+
+Escaping is the one share no timer can take without costing more than it measures (a call of a
+few hundred nanoseconds, a hundred times a page): every eighth report page is rendered a second
+time, untimed by the build, with the templates' ``escape`` replaced by ``str``, and the difference
+of the two renders is the escaping's share of the template's time.
+
+The figures are printed and written to ``benchmarks/results.md`` as the section
+``## CPU per report by phase: NAME`` (``--label``, default ``current``), which replaces a section
+of that name and keeps every other; ``invoke bench`` keeps these sections when it rewrites the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .run import RELEASE_TAG, RESULTS, ROOT, WORK, BenchError, make_archive, parse_sizes, warm
+
+SECTION = "## CPU per report by phase: "
+DEFAULT_SIZES = (10_000, 100_000)
+ESCAPE_SAMPLE = 8  # every this many report pages is rendered again without escaping
+
+_clock = time.process_time
+# Seconds spent in each timed phase, less the timed phases it called; a task's own record.
+_phases: dict[str, float] = defaultdict(float)
+_stack: list[list[float]] = []  # [started, seconds of the timed calls made meanwhile]
+_records: list[dict[str, Any]] = []  # each task's record, gathered in the build's process
+_escape: dict[str, float] = defaultdict(float)  # the sampled renders with and without escaping
+
+
+def _enter() -> list[float]:
+    frame = [_clock(), 0.0]
+    _stack.append(frame)
+    return frame
+
+
+def _leave(frame: list[float], name: str) -> float:
+    _stack.pop()
+    elapsed = _clock() - frame[0]
+    _phases[name] += elapsed - frame[1]
+    if _stack:
+        _stack[-1][1] += elapsed
+    return elapsed
+
+
+def timed(name: str, function: Callable) -> Callable:
+    """``function``, its time (less that of the timed calls it makes) added to the phase ``name``."""
+    def wrapper(*args, **kwargs):
+        frame = _enter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _leave(frame, name)
+    wrapper.__wrapped__ = function
+    return wrapper
+
+
+def timed_pieces(name: str, pieces: Iterable[Any]) -> Iterator[Any]:
+    """``pieces``, the time of making each one added to the phase ``name``."""
+    iterator = iter(pieces)
+    while True:
+        frame = _enter()
+        try:
+            piece = next(iterator)
+        except StopIteration:
+            _leave(frame, name)
+            return
+        except BaseException:
+            _leave(frame, name)
+            raise
+        _leave(frame, name)
+        yield piece
+
+
+def timed_generator(name: str, function: Callable) -> Callable:
+    """``function`` returning an iterator, the time of each step added to the phase ``name``."""
+    def wrapper(*args, **kwargs):
+        return timed_pieces(name, timed(name, function)(*args, **kwargs))
+    return wrapper
+
+
+# --- in the workers ------------------------------------------------------------------------------
+
+def _kind(map_name: str, task: Any) -> str:
+    if map_name == "read":
+        return "read"
+    if isinstance(task, str):
+        return task  # "whole", "index"
+    if isinstance(task, tuple):
+        return task[0]  # "pages", "compare"
+    return "reports"
+
+
+def _task(shared: tuple[str, Callable, Any], task: Any) -> tuple[Any, dict[str, Any]]:
+    """One task of a map, timed: its result, and the record of its phases."""
+    global _phases
+    map_name, function, real_shared = shared
+    kind = _kind(map_name, task)
+    outer, _phases = _phases, defaultdict(float)
+    escape_before = dict(_escape)
+    frame = _enter()
+    try:
+        result = function(real_shared, task)
+    finally:
+        seconds = _leave(frame, kind + ": rest")
+        phases, _phases = _phases, outer
+    untimed = phases.pop("untimed", 0.0)
+    record = {"pid": os.getpid(), "map": map_name, "kind": kind, "seconds": seconds - untimed, "untimed": untimed,
+              "phases": dict(phases), "escape": {key: _escape[key] - escape_before.get(key, 0.0) for key in _escape}}
+    return result, record
+
+
+def _timed_run(original: Callable) -> Callable:
+    def run(function, tasks, shared, workers):
+        map_name = "read" if function.__name__ == "_check" else "write"
+        frame = _enter()
+        try:
+            out = original(_task, tasks, (map_name, function, shared), workers)
+        finally:
+            _leave(frame, f"build: {map_name} map (fork, results)")
+        _records.extend(record for _, record in out)
+        return [result for result, _ in out]
+    return run
+
+
+def _timed_template(template: Any, name: str, base_globals: dict[str, Any] | None) -> Any:
+    """``template``'s render function, timed as ``render: name``; a report page also sampled for escaping."""
+    if getattr(template, "_profiled", False):
+        return template
+    render = template.root_render_func
+    samples = [0]
+
+    def timed_render(context):
+        frame = _enter()
+        try:
+            pieces = list(render(context))
+        finally:
+            elapsed = _leave(frame, "render: " + name)
+        if name == "report":
+            _escape["pages"] += 1
+            samples[0] += 1
+            if samples[0] % ESCAPE_SAMPLE == 1:
+                _sample_escaping(render, context, elapsed, base_globals)
+        return (piece for piece in pieces)  # a generator, as the render function returns
+
+    template.root_render_func = timed_render
+    template._profiled = True
+    return template
+
+
+def _sample_escaping(render: Callable, context: Any, elapsed: float, base_globals: dict[str, Any] | None) -> None:
+    """Render the page again with ``escape`` replaced by ``str``; its time goes to no phase."""
+    spaces = [render.__globals__] + ([base_globals] if base_globals is not None else [])
+    saved = [space["escape"] for space in spaces]
+    frame = _enter()
+    try:
+        for space in spaces:
+            space["escape"] = str
+        started = _clock()
+        list(render(context))
+        without = _clock() - started
+    finally:
+        for space, escape in zip(spaces, saved):
+            space["escape"] = escape
+        _leave(frame, "untimed")
+    _escape["sampled"] += 1
+    _escape["with"] += elapsed
+    _escape["without"] += without
+
+
+def install() -> None:
+    """Wrap the functions of every phase in timers (in this process; the workers it forks inherit them)."""
+    from benchmark_leaderboard import archive, generator, pipeline, validate, workers, writer
+    from leaderboard_tools import runner
+
+    workers.run = _timed_run(workers.run)
+    runner.build = timed("build: runner (staging, file count, exchange, removal)", runner.build)
+    runner.render_into = timed("build: Pelican (settings, other generators, theme)", runner.render_into)
+    gen = generator.LeaderboardGenerator
+    gen.generate_context = timed("build: generate_context, rest", gen.generate_context)
+    gen.generate_output = timed("build: generate_output, rest (schemas, marker, stale files)", gen.generate_output)
+    generator.read_leaderboard = timed("build: rank, group, document check", generator.read_leaderboard)
+    generator.board_view = timed("build: board view, charts", generator.board_view)
+    generator.archive_history = timed("build: history", generator.archive_history)
+    generator.build_changes = timed("build: changes", generator.build_changes)
+    writer.SiteWriter.announce = timed("build: announce (content_written)", writer.SiteWriter.announce)
+    # The read phase, in the workers.
+    archive.read_bytes = timed("read: file read (kernel)", archive.read_bytes)
+    archive.parse = timed("read: JSON parse", archive.parse)
+    validate.problems_of = timed("read: schema check", validate.problems_of)
+    validate.rows_valid = timed("read: rows' schema check", validate.rows_valid)
+    pipeline.report_copy = timed("read: canonical encode", pipeline.report_copy)
+    pipeline.fill_row = timed("read: fill", pipeline.fill_row)
+    # Writing, in the workers.
+    generator.report_of = timed("copy parsed again", generator.report_of)
+    generator.report_details = timed("page details (leaves, percentages)", generator.report_details)
+    generator._chrome = timed("folder chrome", generator._chrome)
+    generator.leaderboard_json = timed_generator("leaderboard.json", generator.leaderboard_json)
+    generator.data_script = timed("data file", generator.data_script)
+    generator.csv_lines = timed("CSVs", generator.csv_lines)
+    generator.csv_pieces = timed_generator("CSVs", generator.csv_pieces)
+    generator.metric_leaves = timed("compare: metric leaves", generator.metric_leaves)
+    generator.metrics_script = timed("compare: script", generator.metrics_script)
+    writer.SiteWriter.write = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write)
+    writer.SiteWriter.write_pieces = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write_pieces)
+    writer._holds = timed("writer: compare with the previous render (kernel)", writer._holds)
+    write = writer._write
+    writer._write = timed("writer: open, write, close (kernel)",
+                          lambda folder, name, pieces, *more: write(folder, name, timed_pieces("encode pieces", pieces),
+                                                                    *more))
+    get_template = gen.get_template
+
+    def profiled_template(self, name):
+        template = get_template(self, name)
+        base = self.env.get_template("base.html").root_render_func.__globals__ if name == "report" else None
+        return _timed_template(template, name, base)
+
+    gen.get_template = profiled_template
+
+
+# --- one build, in a process of its own -----------------------------------------------------------
+
+def one_build(archive: Path, output: Path) -> dict[str, Any]:
+    """Build ``archive`` into ``output`` as ``invoke build`` does, timed; returns the figures."""
+    install()
+    from leaderboard_tools import runner
+
+    started = resource.getrusage(resource.RUSAGE_SELF)
+    startup = started.ru_utime + started.ru_stime
+
+    settings = str(ROOT / "pelicanconf.py")
+    summary = runner.build(settings, str(output), reports_dir=str(archive / "reports"),
+                           manifest=str(archive / "models.jsonl"), release_tag=RELEASE_TAG, progress=lambda line: None)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    phases = dict(_phases)
+    phases["build: start-up (interpreter, imports)"] = startup
+    # The escaping samples are no part of the build: their time is taken out of the kernel's count.
+    untimed = {"own": phases.pop("untimed", 0.0), "children": 0.0}
+    for record in _records:
+        untimed["own" if record["pid"] == os.getpid() else "children"] += record["untimed"]
+    escape: dict[str, float] = defaultdict(float)
+    for record in _records:
+        for key, value in record["escape"].items():
+            escape[key] += value
+    return {"rows": summary.rows, "files": summary.files, "own": own.ru_utime + own.ru_stime - untimed["own"],
+            "children": children.ru_utime + children.ru_stime - untimed["children"], "phases": phases,
+            "records": _records, "escape": escape, "pid": os.getpid()}
+
+
+def measured_build(archive: Path, output: Path) -> dict[str, Any]:
+    """``one_build`` in a fresh Python process (as a build starts); its tree's CPU as the kernel counts it."""
+    command = [sys.executable, "-m", "benchmarks.profile", "--one", str(archive), str(output)]
+    if hasattr(os, "sync"):
+        os.sync()
+    process = subprocess.Popen(command, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = process.communicate()
+    if process.returncode:
+        lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+        raise BenchError(f"the profiled build of {archive.name} ended with status {process.returncode}"
+                         + (f": {lines[-1]}" if lines else ""))
+    return json.loads(out)
+
+
+# --- the table -----------------------------------------------------------------------------------
+
+# The rows of the table, in order: (label, the phases it sums). A phase of the kind of task
+# (read, reports, index, ...) is named "kind: phase".
+ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("read: file read (kernel)", ("read|read: file read (kernel)",)),
+    ("read: JSON parse", ("read|read: JSON parse",)),
+    ("read: schema check", ("read|read: schema check", "read|read: rows' schema check")),
+    ("read: fill", ("read|read: fill",)),
+    ("read: canonical encode", ("read|read: canonical encode",)),
+    ("read: the rest of the loop", ("read|read: rest",)),
+    ("report: canonical copy parsed again", ("reports|copy parsed again",)),
+    ("report: page details (leaves, percentages)", ("reports|page details (leaves, percentages)",)),
+    ("report: template render, escaping excluded", ("reports|render: report",)),
+    ("report: escaping (sampled, see above)", ()),
+    ("report: folder chrome (once a folder)", ("reports|folder chrome", "reports|render: site_head",
+                                               "reports|render: site_header", "reports|render: site_footer")),
+    ("report: writer (paths, links, folders)", ("reports|writer: paths, links, folders (Python and kernel)",)),
+    ("report: files' kernel work (open, write, close)", ("reports|writer: open, write, close (kernel)",)),
+    ("report: compare with the previous render", ("reports|writer: compare with the previous render (kernel)",)),
+    ("report: the rest (concat, encode, digest, loop)", ("reports|reports: rest", "reports|encode pieces")),
+    ("table rows: index render", ("index|render: leaderboard",)),
+    ("table rows: family pages", ("pages|render: family_page",)),
+    ("table rows: index and family pages, writing and rest",
+     ("index|*", "pages|*")),
+    ("leaderboard.json", ("whole|leaderboard.json",)),
+    ("CSVs", ("whole|CSVs",)),
+    ("data file", ("whole|data file",)),
+    ("compare page", ("whole|render: compare",)),
+    ("leaderboard.json, CSVs, data file: writing and rest", ("whole|*",)),
+    ("compare data", ("compare|*",)),
+    ("workers: pool, pickling results, exit (kernel's count less the tasks')", ("workers-overhead",)),
+    ("build: start-up (interpreter, imports)", ("own|build: start-up (interpreter, imports)",)),
+    ("build: read map (fork, results)", ("own|build: read map (fork, results)",)),
+    ("build: rank, group, document check", ("own|build: rank, group, document check",)),
+    ("build: board view, charts, history", ("own|build: board view, charts", "own|build: history", "own|build: changes")),
+    ("build: write map (fork, results)", ("own|build: write map (fork, results)",)),
+    ("build: announce (content_written)", ("own|build: announce (content_written)",)),
+    ("build: generate_context and generate_output, rest", ("own|build: generate_context, rest",
+                                                           "own|build: generate_output, rest (schemas, marker, stale files)")),
+    ("build: Pelican (settings, other generators, theme)", ("own|build: Pelican (settings, other generators, theme)",)),
+    ("build: runner (staging, file count, exchange, removal)", ("own|build: runner (staging, file count, exchange, removal)",)),
+    ("build: untimed", ("own-untimed",)),
+)
+
+
+def phase_seconds(result: dict[str, Any]) -> dict[str, float]:
+    """Every phase of one build, keyed "kind|phase" (``own|...`` for the build's process)."""
+    found: dict[str, float] = defaultdict(float)
+    worker_tasks = 0.0
+    for record in result["records"]:
+        for name, seconds in record["phases"].items():
+            found[f"{record['kind']}|{name}"] += seconds
+        if record["pid"] != result["pid"]:
+            worker_tasks += record["seconds"]
+    for name, seconds in result["phases"].items():
+        found[f"own|{name}"] += seconds
+    found["workers-overhead"] = result["children"] - worker_tasks
+    in_own = sum(seconds for name, seconds in result["phases"].items())
+    in_own += sum(record["seconds"] for record in result["records"] if record["pid"] == result["pid"])
+    found["own-untimed"] = result["own"] - in_own
+    return found
+
+
+def rows_of(result: dict[str, Any]) -> dict[str, float]:
+    """The table's rows of one build, in seconds."""
+    found = phase_seconds(result)
+    used: set[str] = set()
+    rows: dict[str, float] = {}
+    for label, keys in ROWS:
+        total = 0.0
+        for key in keys:
+            if key.endswith("|*"):
+                prefix = key[:-1]
+                for name in found:
+                    if name.startswith(prefix) and name not in used:
+                        total += found[name]
+                        used.add(name)
+            elif key in found:
+                total += found[key]
+                used.add(key)
+        rows[label] = total
+    escape = result["escape"]
+    if escape.get("sampled"):
+        share = max(0.0, escape["with"] - escape["without"]) / escape["with"] if escape["with"] else 0.0
+        rendered = rows["report: template render, escaping excluded"]
+        rows["report: escaping (sampled, see above)"] = rendered * share
+        rows["report: template render, escaping excluded"] = rendered * (1 - share)
+    rows["other"] = sum(seconds for name, seconds in found.items() if name not in used)
+    return rows
+
+
+def worker_shares(result: dict[str, Any]) -> str:
+    """Each worker's CPU in its tasks, by map, and its share of that map's."""
+    parts = []
+    for map_name in ("read", "write"):
+        by_pid: dict[int, float] = defaultdict(float)
+        for record in result["records"]:
+            if record["map"] == map_name:
+                by_pid[record["pid"]] += record["seconds"]
+        total = sum(by_pid.values())
+        shares = ", ".join(f"{seconds:.2f} s ({seconds / total:.0%})" for _, seconds in sorted(by_pid.items())) if total else "-"
+        where = "the build's process" if list(by_pid) == [result["pid"]] else f"{len(by_pid)} workers"
+        parts.append(f"{map_name} map, {where}: {shares}")
+    return "; ".join(parts)
+
+
+def table(results: dict[tuple[int, str], dict[str, Any]]) -> list[str]:
+    columns = sorted(results)
+    head = "| phase | " + " | ".join(f"{reports:,}, {situation} (µs a report)" for reports, situation in columns) + " |"
+    lines = [head, "|---|" + "---:|" * len(columns)]
+    tables = {key: rows_of(result) for key, result in results.items()}
+    for label in [label for label, _ in ROWS] + ["other"]:
+        values = [tables[key][label] / results[key]["rows"] * 1e6 for key in columns]
+        if label == "other" and all(abs(value) < 0.05 for value in values):
+            continue
+        lines.append(f"| {label} | " + " | ".join(f"{value:,.1f}" for value in values) + " |")
+
+    def total_line(label: str, seconds: Callable[[dict[str, Any]], float]) -> str:
+        return (f"| **{label}** | " + " | ".join(f"**{seconds(results[key]) / results[key]['rows'] * 1e6:,.1f}**"
+                                                  for key in columns) + " |")
+
+    lines.append(total_line("workers (the kernel's count)", lambda r: r["children"]))
+    lines.append(total_line("the build's process (the kernel's count)", lambda r: r["own"]))
+    lines.append(total_line("whole tree (the kernel's count)", lambda r: r["own"] + r["children"]))
+    return lines
+
+
+def section(label: str, results: dict[tuple[int, str], dict[str, Any]], command: str) -> str:
+    lines = [SECTION + label, "",
+             f"Command: `{command}` (one profiled build of each size into a new folder, then one rebuild into it; "
+             f"{os.cpu_count()} CPUs, Python {platform.python_version()}, 1-minute load average "
+             f"{os.getloadavg()[0]:.1f} at the end). CPU time (user + system), in microseconds a report; "
+             "`benchmarks/profile.py` says how each phase is timed.", "",
+             *table(results), ""]
+    for (reports, situation), result in sorted(results.items()):
+        lines.append(f"- {reports:,}, {situation}: whole tree {result['own'] + result['children']:.2f} s of CPU "
+                     f"(the build's process {result['own']:.2f} s, workers {result['children']:.2f} s); "
+                     f"{worker_shares(result)}; escaping sampled on {int(result['escape'].get('sampled', 0))} "
+                     f"of {int(result['escape'].get('pages', 0))} pages.")
+    return "\n".join(lines) + "\n"
+
+
+def sections(text: str) -> list[str]:
+    """The profile's sections of a results file's text, in order."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    return [part.rstrip("\n") + "\n" for part in parts if part.startswith(SECTION)]
+
+
+def replace_section(text: str, new: str) -> str:
+    """``text`` with ``new`` in place of the section of the same heading, or added at its end."""
+    heading = new.split("\n", 1)[0]
+    parts = re.split(r"(?m)^(?=## )", text)
+    kept = [part for part in parts if part.split("\n", 1)[0] != heading]
+    body = "".join(kept).rstrip("\n")
+    return (body + "\n\n" if body else "") + new
+
+
+def main(sizes: Sequence[int], label: str, command: str, results_file: Path | None = RESULTS,
+         work: Path = WORK, say: Callable[[str], None] = print) -> str:
+    work.mkdir(parents=True, exist_ok=True)
+    results: dict[tuple[int, str], dict[str, Any]] = {}
+    outputs = [work / f"profile-{reports}" for reports in sorted(set(sizes))]
+    for output in outputs:
+        if os.path.lexists(output):
+            shutil.rmtree(output)
+    # The outputs are removed once every build is done: a file created soon after many were
+    # removed costs the kernel more (benchmarks/run.py, SETTLE_SECONDS, says why).
+    try:
+        for reports, output in zip(sorted(set(sizes)), outputs):
+            archive = make_archive(reports, work, say)
+            warm(archive)
+            for situation in ("new folder", "rebuild"):
+                say(f"{reports:,} reports, {situation}: a profiled build")
+                results[(reports, situation)] = measured_build(archive, output)
+    finally:
+        for output in outputs:
+            shutil.rmtree(output, ignore_errors=True)
+    text = section(label, results, command)
+    say("")
+    say(text)
+    if results_file is not None:
+        previous = results_file.read_text(encoding="utf-8") if results_file.exists() else ""
+        results_file.write_text(replace_section(previous, text), encoding="utf-8")
+    return text
+
+
+def cli(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="invoke bench --profile", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", help="comma-separated archive sizes, in reports (default: "
+                        + ",".join(str(size) for size in DEFAULT_SIZES) + ")")
+    parser.add_argument("--label", default="current", help="the section's name in results.md (default: current)")
+    parser.add_argument("--one", nargs=2, metavar=("ARCHIVE", "OUTPUT"), help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.one:
+        result = one_build(Path(options.one[0]), Path(options.one[1]))
+        sys.stdout.write(json.dumps(result))
+        return 0
+    try:
+        sizes = DEFAULT_SIZES if options.sizes is None else parse_sizes(options.sizes)
+        flags = (f" --sizes {options.sizes}" if options.sizes else "") + (
+            f" --label {options.label}" if options.label != "current" else "")
+        main(sizes, options.label, "invoke bench --profile" + flags)
+    except BenchError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(cli())
