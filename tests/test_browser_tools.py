@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, write_manifest  # noqa: F401 - fixtures
+from browser_support import show_tab, AXE_OPTIONS, base_url, browser, build_site, pages, write_manifest  # noqa: F401 - fixtures
 from benchmark_leaderboard.fill import FIELDS
 from conftest import report, write_archive
 
@@ -173,7 +173,7 @@ def test_a_header_sorts_ascending_then_descending_then_in_canonical_order(pages,
     header(page, "suite-alpha", "param_count").click()
     assert names(page, board, "suite-alpha") == {"PII": ["p3", "p1", "p2", "p4"], "NER": ["n2", "n1"]}
     # The other suite's tables follow the same sort.
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     assert names(page, board, "suite-beta") == {"PII": ["b1", "b2", "b3"]}
     assert sort_states(page, "suite-beta") == {("Size", "descending")}
     assert fragment(page) == "#suite-beta?sort=param_count:desc"
@@ -213,7 +213,7 @@ def test_the_address_keeps_tab_filter_sort_size_and_selection_through_back_forwa
     assert page.inner_text("[data-compare-link]") == "Compare selected (2)"
     assert page.is_checked(f"#suite-alpha input[data-compare='{index['n1']}']")
 
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     assert fragment(page) == f"#suite-beta?q=openmed&sort=f1:desc&size=40-500&compare={index['p1']},{index['n1']}"
     header(page, "suite-beta", "leakage").click()
     page.fill("#filter", "small")
@@ -318,13 +318,13 @@ def test_the_chart_marks_every_row_and_the_frontier_and_dims_what_the_filter_hid
         assert sorted(marks) == sorted(rows)
         frontier_marks = page.eval_on_selector_all(f"#suite-{suite} svg .frontier[data-row]",
                                                    "ms => ms.map(m => Number(m.getAttribute('data-row')))")
-        page.click(f"#suite-{suite}-tab")
+        show_tab(page, f"#suite-{suite}-tab")
         show_all(page, f"suite-{suite}")
         badged = page.eval_on_selector_all(f"#suite-{suite} tbody tr", """rs => rs.filter(r => r.querySelector('.badge.frontier'))
                                              .map(r => Number(r.getAttribute('data-row')))""")
         assert sorted(frontier_marks) == sorted(badged) == sorted(i for i in rows if fields["frontier"][i])
         assert board["index"]["p1" if suite == "alpha" else "b1"] in badged  # the suite's best row is on it
-    page.click("#suite-alpha-tab")
+    show_tab(page, "#suite-alpha-tab")
     boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; })"
     before = page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes)
     page.fill("#filter", "pii-small")
@@ -347,7 +347,7 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     assert link.get_attribute("href") is None
     page.get_by_label(f"Compare {QUOTED} on cpu").check()
     page.get_by_label("Compare OpenMed/pii-mid on onnx").check()
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     page.locator("#suite-beta").get_by_label("Compare OpenMed/pii-large on cpu").check()
     picked = [index["p1"], index["n2"], index["p3"], index["b1"]]
     assert link.inner_text() == "Compare selected (4)"
@@ -361,7 +361,7 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     assert link.inner_text() == "Compare selected (4)"
     # A sort or a filter keeps the selection.
     header(page, "suite-beta", "recall").click()
-    page.click("#suite-alpha-tab")
+    show_tab(page, "#suite-alpha-tab")
     assert page.is_checked(f"#suite-alpha input[data-compare='{index['n2']}']")
     page.uncheck(f"#suite-alpha input[data-compare='{index['p3']}']")
     picked.remove(index["p3"])

@@ -10,7 +10,7 @@ import os
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
-from .columns import COLUMNS, EMBEDDED_FIELDS
+from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
 from .view import leaves_of, shown
@@ -181,17 +181,17 @@ def unpacked(data: dict[str, Any]) -> dict[str, list[Any]]:
 
 def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView | None" = None) -> str:
     """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
-    ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when
-    unknown), ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's
-    Pareto frontier, else 0)) to its values in ranking order, each packed (``pack_column``: row
-    ``i``'s value is ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind,
-    searched, sortable) in the order of the cells; ``published`` is a row's published fields in
-    the schema's order (the compare page's lines and the columns of the CSV the page makes of the
-    rows shown); ``suites`` names the suites, their anchors (the panels' ids and the compare-data
-    files' names) and their families in the order of the page's tabs and tables; ``thin_evidence``
-    and ``page_rows`` are the build's settings. Escaped so that no report text can close a script
-    element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which
-    JSON and JavaScript read back unchanged."""
+    ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when unknown),
+    ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's Pareto frontier,
+    else 0)) to its values in ranking order, each packed (``pack_column``: row ``i``'s value is
+    ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind, searched, sortable) in the
+    order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
+    lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
+    anchors (the panels' ids and the compare-data files' names) and their families in the order of the
+    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``hash_shown`` the
+    hash's digits a table shows. Escaped so that no report text can close a script element or open a
+    comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
+    back unchanged."""
     index = {name: position for position, name in enumerate(FIELDS)}
     fields: dict[str, Any] = {name: [row[index[name]] for row in rows] for name in EMBEDDED_FIELDS}
     data: dict[str, Any] = {
@@ -208,7 +208,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     if view is not None:
         fields.update(fixture_count=list(view.fixture_count), param_count=list(view.param_count),
                       size=list(view.size), frontier=list(view.frontier))
-        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows)
+        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, hash_shown=HASH_SHOWN)
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 
@@ -219,7 +219,8 @@ def _script_json(data: Any) -> str:
 
 def data_script(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView") -> bytes:
     """leaderboard-data.js: ``window.leaderboardData = <embedded>;``, a same-origin script that the
-    index and the compare page load before their own (it works from disk and under
+    compare page loads before its own and the index's script when the reader first filters, sorts
+    or downloads (it works from disk and under
     ``default-src 'self'``, which a fetched JSON file would not from disk)."""
     return ("window.leaderboardData = " + embedded(rows, suites, view) + ";\n").encode("utf-8")
 
