@@ -188,7 +188,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
-    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``hash_shown`` the
+    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows`` the rows Show more adds, ``hash_shown`` the
     hash's digits a table shows. Escaped so that no report text can close a script element or open a
     comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
     back unchanged."""
@@ -208,7 +208,8 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     if view is not None:
         fields.update(fixture_count=list(view.fixture_count), param_count=list(view.param_count),
                       size=list(view.size), frontier=list(view.frontier))
-        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, hash_shown=HASH_SHOWN)
+        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
+                    hash_shown=HASH_SHOWN)
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 

@@ -296,6 +296,10 @@ def pages_of(url: Callable[[int], str], page: int, total: int, page_rows: int, l
     return Pager(page, count, (page - 1) * page_rows + 1, min(total, page * page_rows), total, links, label)
 
 
+# Where the script runs, a family's Show more button adds this many rows (or a page's, if fewer).
+SHOW_MORE = 100
+
+
 @dataclass(frozen=True)
 class BoardView:
     """What the index, the family pages and the page's data show beyond the published rows, by the
@@ -313,6 +317,11 @@ class BoardView:
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
+
+    @property
+    def more_rows(self) -> int:
+        """The rows a family's Show more button adds."""
+        return min(SHOW_MORE, self.page_rows)
 
     @property
     def tags_listed(self) -> bool:

@@ -58,6 +58,9 @@
              shown: -1 };
   });
   if (!suites.length) return;
+  // The archive's rows, counted by the tabs as served: a row named in the address must be one.
+  var rowTotal = 0;
+  suites.forEach(function (suite) { rowTotal += Number(suite.count.textContent) || 0; });
   var selected = 0;
   suites.forEach(function (suite, s) { if (suite.tab.getAttribute("aria-current") === "page") selected = s; });
   var own = suites[selected].panel;
@@ -285,7 +288,7 @@
     var list = [];
     (text || "").split(",").forEach(function (part) {
       var index = /^\d+$/.test(part) ? Number(part) : -1;
-      if (index >= 0 && list.indexOf(index) === -1 && list.length < common.COMPARE_MAX) list.push(index);
+      if (index >= 0 && index < rowTotal && list.indexOf(index) === -1 && list.length < common.COMPARE_MAX) list.push(index);
     });
     return list;
   }
@@ -368,6 +371,8 @@
       var key = button.getAttribute("data-sort");
       withRows(function () { cycle(key); });
     }
+    var more = event.target.closest ? event.target.closest("button[data-more]") : null;
+    if (more) withRows(function () { rows.more(more); });
   });
   document.addEventListener("change", function (event) {
     var checkbox = event.target;
@@ -398,9 +403,9 @@
     // A family shows this many rows at a time once the reader filters or sorts, and Show more adds
     // as many: the rows of one of its pages, or fewer where a page is long, so that answering a
     // keystroke or a sort lays out a few hundred rows per suite, not thousands. In the default view
-    // it shows what the page holds (its top rows), so that reading the data moves nothing.
-    var AT_ONCE = 100;
-    var chunk = Math.min(AT_ONCE, data.page_rows > 0 ? data.page_rows : Infinity);
+    // it shows what the page holds (its top rows, and the Show more button the build wrote), so
+    // that reading the data moves nothing.
+    var chunk = data.more_rows > 0 ? data.more_rows : 100;
     var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
     var hashShown = typeof data.hash_shown === "number" ? data.hash_shown : Infinity;
     var sizeBox = controls.querySelector("[data-size]");
@@ -804,11 +809,11 @@
       showMore(family);
     }
 
-    // A family shows a page of rows at a time and a button for the next ones (in the default view,
-    // the link to its pages does).
+    // A family shows a page of rows at a time and a button for the next ones: the build's, or one
+    // made like it.
     function showMore(family) {
       var rest = family.matched.length - family.shown.length;
-      if (rest <= 0 || plain()) {
+      if (rest <= 0) {
         if (family.more) family.more.hidden = true;
         return;
       }
@@ -817,10 +822,7 @@
         family.more.className = "more";
         var button = document.createElement("button");
         button.type = "button";
-        button.addEventListener("click", function () {
-          family.limit += chunk;
-          renderFamily(family);
-        });
+        button.setAttribute("data-more", "");
         family.more.appendChild(button);
         family.table.parentNode.insertAdjacentElement("afterend", family.more);
       }
@@ -967,6 +969,7 @@
         family.shown = family.rows.slice(0, family.held);
         family.written = null;
         family.stale = true;
+        family.more = box ? box.querySelector(".more") : null;
         if (!prototype && family.held) learn(family.tbody.rows[0]);
       });
       findMarks();
@@ -978,6 +981,16 @@
     }
 
     function show(index) { renderSuite(index); }
+
+    // A family's Show more button was pressed.
+    function more(button) {
+      var family = null;
+      families.forEach(function (f) { if (f.more && f.more.contains(button)) family = f; });
+      if (!family) return;
+      if (family.stale) { computeMatch(); regroup(); }
+      family.limit = family.shown.length + chunk;
+      renderFamily(family);
+    }
 
     // Each column's row entries and the searched columns' lower-case text are made as the data is
     // read, so that the keystroke or sort that asked for it, and the next ones, find them. The
@@ -1002,6 +1015,7 @@
       });
     })();
 
-    return { update: update, attach: attach, show: show, download: download, checked: checked, rankKey: rankKey };
+    return { update: update, attach: attach, show: show, more: more, download: download, checked: checked,
+             rankKey: rankKey };
   }
 })();
