@@ -44,7 +44,7 @@ DEFAULTS: dict[str, Any] = {
     "LEADERBOARD_INDEX_TABLES": 10,
     # A suite's chart draws one mark a row up to this many rows; above, its frontier over a grid of
     # cells shaded by how many rows each holds.
-    "LEADERBOARD_CHART_MARKS": 2000,
+    "LEADERBOARD_CHART_MARKS": 500,
 }
 # The least value each whole-number setting may take.
 _LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_INDEX_ROWS": 1,
