@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, Watched, serve, settle, show_tab
+from browser_support import CHROMIUM, CHROMIUM_ARGS, ROWS_READ, Watched, serve, settle, show_tab
 from conftest import SETTINGS, report, write_archive
 
 pytestmark = pytest.mark.browser
@@ -400,3 +400,78 @@ def test_axe_finds_no_wcag_aa_violation(open_page, base_url, scheme):
         assert results.response["testEngine"]["name"] == "axe-core"
         found[path + (action or "")] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"]]
     assert found == {key: [] for key in found}
+
+
+# Layout shifts that no input caused, summed, from the page's first paint on (the CLS of Lighthouse
+# and the Web Vitals counts only these).
+WATCH_SHIFTS = """
+window.__shifts = 0;
+new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value; })
+  .observe({type: 'layout-shift', buffered: true});
+"""
+
+
+def test_the_page_is_ready_without_the_rows_and_reads_them_and_other_panels_on_first_use(open_page, base_url):
+    w = open_page("bundled/index.html", rows=False)
+    page = w.page
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => document.documentElement.classList.contains('js')")
+    assert not any(url.endswith("leaderboard-data.js") or url.endswith("panel.js") for url in w.requests)
+    assert page.evaluate("typeof window.leaderboardData") == "undefined"
+    assert page.eval_on_selector("[data-controls]", "c => c.dataset.rows || null") is None
+    page.focus("#filter")  # turning to the filter reads the rows
+    page.wait_for_function(ROWS_READ)
+    assert [url for url in w.requests if url.endswith("leaderboard-data.js")] == [base_url + "bundled/leaderboard-data.js"]
+    show_tab(page, "#suite-golden-tab")
+    assert [url for url in w.requests if url.endswith("panel.js")] == [base_url + "bundled/suite/suite-golden/panel.js"]
+    show_tab(page, "#suite-clinical-notes-tab")
+    show_tab(page, "#suite-golden-tab")  # loaded once
+    assert len([url for url in w.requests if url.endswith("panel.js")]) == 1
+    w.assert_clean(base_url)
+
+
+def test_a_sort_pressed_before_the_rows_are_read_is_done_once_they_are(open_page, base_url):
+    w = open_page("bundled/index.html", rows=False)
+    page = w.page
+    page.click("#suite-clinical-notes thead button[data-sort=recall]")
+    page.wait_for_function(ROWS_READ)
+    assert page.inner_text("#filter-status") == "Showing all 20 rows. Sorted by Recall %, ascending."
+    assert fragment(page) == "#suite-clinical-notes?sort=recall:asc"
+    w.assert_clean(base_url)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_nothing_moves_when_the_script_starts_reads_the_rows_or_shows_more(open_page, base_url, viewport):
+    w = open_page("", viewport=viewport)
+    page = w.page
+    page.add_init_script(WATCH_SHIFTS)
+    page.goto(base_url + "bundled/index.html")
+    page.wait_for_load_state("load")
+    settle(page)  # the rows read, as when the reader turns to the filter
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("window.__shifts") == 0
+    w = open_page("", viewport=viewport)
+    w.page.add_init_script(WATCH_SHIFTS)
+    w.page.goto(base_url + "bundled/compare.html#rows=0,1")
+    w.page.wait_for_selector("#compare table")
+    w.page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert w.page.evaluate("window.__shifts") == 0
+
+
+def test_a_table_row_is_one_line_at_1280_px_and_its_hash_short(open_page, base_url, sites):
+    w = open_page("bundled/index.html", viewport={"width": 1280, "height": 800})
+    page = w.page
+    for anchor in SUITES:
+        show_tab(page, f"#suite-{anchor}-tab")
+        heights = page.eval_on_selector_all(f"#suite-{anchor} tbody tr", """rs => rs.map(r => {
+            const style = getComputedStyle(r.cells[1]);
+            const line = parseFloat(style.lineHeight) + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+            return [r.getBoundingClientRect().height, line];
+        })""")
+        assert heights and all(height <= line + 2 for height, line in heights), (anchor, heights)
+    rows = json.loads((sites / "bundled" / "leaderboard.json").read_text())["rows"]
+    shown = page.eval_on_selector_all("#suite-clinical-notes tbody tr", ROW_BY_HEADER.replace("r =>", "rs => rs.map(r =>") + ")")
+    whole = {row["reproducibility_hash"] for row in rows}
+    assert shown and all(len(row["Reproducibility hash"]) == 12 for row in shown)
+    assert all(any(h.partition(":")[2].startswith(row["Reproducibility hash"]) for h in whole) for row in shown)
+    w.assert_clean(base_url)
