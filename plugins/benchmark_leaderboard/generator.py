@@ -5,12 +5,13 @@ in ``generate_output``.
 (``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
 what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
-processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
-each other suite's page and its panel as a script (for the index's tabs), every family's pages,
-each suite's metrics for comparing, and the report copies and pages, each page rendered with the context as it is then (other plugins may have added to it); the
-changes pages of a build given a previous leaderboard; then it announces every file with
-``content_written``, removes what an earlier render in the same folder wrote and this one did not,
-and writes the render's marker last."""
+processes leaderboard.json, the page's data file and its chunks for compare, the CSV downloads, the
+compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
+every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
+rendered with the context as it is then (other plugins may have added to it); the changes pages of a
+build given a previous leaderboard; then it announces every file with ``content_written``, removes
+what an earlier render in the same folder wrote and this one did not, and writes the render's marker
+last."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
-from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
+from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
 from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, pager, panel_script_path, percent,
                    report_details, short_hash, site_nav, suite_page_path, suite_rows)
@@ -45,10 +46,11 @@ logger = logging.getLogger(__name__)
 REPORT_PAGES = "report/"
 REPORT_COPIES = "reports/"
 DATA_SCRIPT = "leaderboard-data.js"
+ROW_CHUNKS = "rows/"
 COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, "changes/")
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/")
 # Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
 OWN_FILES = (CHANGES_PAGE,)
 
@@ -109,6 +111,7 @@ class LeaderboardGenerator(Generator):
         self.context["panel_script_path"] = panel_script_path
         self.context["short_hash"] = short_hash
         self.context["hash_shown"] = HASH_SHOWN
+        self.context["row_chunk"] = ROW_CHUNK
         # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
         self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
@@ -175,9 +178,10 @@ class _PageJob:
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
     """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json, the
-    page's data file and the CSV downloads) and the compare page; ``"index"``; ``("pages", suite,
-    family)``, a long family's pages after the first; ``("compare", suite)``, a suite's metrics; or
-    the copies and pages of a range of rows."""
+    page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
+    index and the style made of the column table; ``("suite", suite)``, another suite's page and
+    panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
+    metrics; or the copies and pages of a range of rows."""
     board, view = job.board, job.view
     if task == "index":
         # The first suite's page; the others are the ("suite", s) tasks.
@@ -196,6 +200,8 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
                    job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+                   *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
+                     for number in range(chunk_count(len(board.rows)))),
                    _render(job, job.compare_template, "compare.html", page_name="compare")]
         lines = csv_lines(board.rows)
         written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))

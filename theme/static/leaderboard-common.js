@@ -265,6 +265,12 @@
     COMPARE_MIN: 2, COMPARE_MAX: 4,
     percent: percent, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
     csvCell: csvCell, csv: csv, read: read,
+    // A data file's columns (a chunk's, on the compare page), by name, read like the page's own.
+    columnsOf: function (data) {
+      var found = {};
+      Object.keys(data.fields).forEach(function (name) { found[name] = new Column(data.fields[name], data.row_count); });
+      return found;
+    },
     // The data's column of a field, or null.
     column: function (name) { return Object.prototype.hasOwnProperty.call(columns, name) ? columns[name] : null; },
     // A column of values worked out by the page: its entries and each row's entry number.
