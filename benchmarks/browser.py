@@ -1,6 +1,8 @@
 """How the rendered leaderboard behaves in Chromium: how soon it is interactive, how long the filter
-takes to answer a keystroke and a sort to answer a click. The site is served on the loopback
-interface only, by the preview's server (its strict content security policy included).
+takes to answer a keystroke and a sort to answer a click, and what Lighthouse says of its pages on a
+phone and on a desktop. The site is served on the loopback interface only, by the preview's server
+(its strict content security policy included), or, for Lighthouse, by a small server that
+compresses as a static host does (gzip) under the same policy.
 
 Every time is taken inside the page with the Performance API, so the driver's own latency is not in
 it: ``performance.now()`` counts from the start of the navigation, and an event's ``timeStamp`` is
@@ -9,10 +11,20 @@ change to it is done."""
 
 from __future__ import annotations
 
+import contextlib
+import gzip
+import http.server
 import json
+import mimetypes
 import os
+import shutil
 import statistics
+import subprocess
+import threading
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+from urllib.parse import unquote, urlsplit
 
 from leaderboard_tools.preview import serving
 
@@ -78,6 +90,8 @@ ARM = """([event, statusMustChange, timeout]) => {
     setTimeout(() => { observer.disconnect(); resolve(null); }, timeout);
   });
 }"""
+
+ROWS_READ = "() => document.querySelector('[data-controls]').dataset.rows === 'read'"
 
 FILTER_SHOWN = """() => {
   const input = document.querySelector('#filter');
@@ -168,6 +182,9 @@ def measure_page(site: str, loads: int = 3, keystrokes: int = 6, timeout_ms: flo
                     filter_shown = page.evaluate(FILTER_SHOWN)
                     if filter_shown:
                         page.focus("#filter")
+                        # The page reads its rows when the filter is first used: the keystrokes
+                        # are timed once they are read.
+                        page.wait_for_function(ROWS_READ, polling=100, timeout=timeout_ms)
                         for stroke in range(keystrokes):
                             key = letter if stroke % 2 == 0 else "Backspace"
                             answer = _answer(page, "keydown", True, lambda: page.keyboard.press(key))
@@ -201,16 +218,201 @@ def measure_page(site: str, loads: int = 3, keystrokes: int = 6, timeout_ms: flo
     )
 
 
+# --- Lighthouse ----------------------------------------------------------------------------------
+
+LIGHTHOUSE_VERSION = "12.2.3"
+# Where `npm install` puts Lighthouse when LIGHTHOUSE names no installed copy (the folder is ignored by git).
+LIGHTHOUSE_FOLDER = Path(__file__).resolve().parent / ".lighthouse"
+LIGHTHOUSE_FLAGS = ["--headless", *CHROMIUM_ARGS]
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+PRESETS = ("mobile", "desktop")
+CSP = "default-src 'self'"
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """GET and HEAD of the site's files, gzip-compressed when the client accepts it, under the
+    strict policy; a folder's index.html for the folder."""
+
+    server: "_GzipServer"
+
+    def do_GET(self) -> None:
+        self._send(body=True)
+
+    def do_HEAD(self) -> None:
+        self._send(body=False)
+
+    def _send(self, body: bool) -> None:
+        path = unquote(urlsplit(self.path).path)
+        target = (self.server.root / path.lstrip("/")).resolve()
+        if target.is_dir():
+            target = target / "index.html"
+        if self.server.root not in target.parents or not target.is_file():
+            self.send_error(404)
+            return
+        data = target.read_bytes()
+        kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind in ("application/javascript", "application/json", "image/svg+xml"):
+            kind += "; charset=utf-8"
+        compressed = "gzip" in self.headers.get("Accept-Encoding", "")
+        if compressed:
+            data = self.server.compressed(target, data)
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Cache-Control", "max-age=600")
+        if compressed:
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+class _GzipServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, root: Path):
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.root = root.resolve()
+        self._cache: dict[Path, bytes] = {}
+        self._lock = threading.Lock()
+
+    def compressed(self, path: Path, data: bytes) -> bytes:
+        with self._lock:
+            if path not in self._cache:
+                self._cache[path] = gzip.compress(data, 6, mtime=0)
+            return self._cache[path]
+
+
+@contextlib.contextmanager
+def serving_gzip(site: str) -> Iterator[str]:
+    """Serve ``site`` on 127.0.0.1 as a static host does (gzip, the strict policy); yields the base URL."""
+    server = _GzipServer(Path(site))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def lighthouse_command() -> list[str]:
+    """How to run Lighthouse: the copy LIGHTHOUSE names (its cli.js, or a folder holding
+    node_modules/lighthouse), else the one in LIGHTHOUSE_FOLDER, installed there by npm first if
+    it is missing."""
+    given = os.environ.get("LIGHTHOUSE")
+    folder = Path(given) if given else LIGHTHOUSE_FOLDER
+    cli = folder if folder.suffix == ".js" else folder / "node_modules" / "lighthouse" / "cli" / "index.js"
+    if not cli.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError("Lighthouse needs Node and npm, and npm is not installed")
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--silent",
+                        f"lighthouse@{LIGHTHOUSE_VERSION}"], check=True, stdout=subprocess.DEVNULL)
+    return [shutil.which("node") or "node", str(cli)]
+
+
+@dataclass(frozen=True)
+class LighthouseFigures:
+    page: str  # what was measured, as the results table names it
+    preset: str  # mobile or desktop
+    scores: tuple[int, ...]  # CATEGORIES' scores, 0 to 100
+    lcp_ms: float
+    tbt_ms: float
+    cls: float
+    dom_size: int
+
+
+def run_lighthouse(url: str, preset: str, command: Sequence[str] | None = None, timeout: float = 600) -> dict:
+    """Lighthouse's report (its JSON) of ``url`` on the ``preset`` (mobile: Lighthouse's default,
+    a slow 4G network and a 4x slower CPU, simulated; desktop: its desktop preset)."""
+    argv = [*(command or lighthouse_command()), url, "--output=json", "--output-path=stdout", "--quiet",
+            "--only-categories=" + ",".join(CATEGORIES), "--chrome-flags=" + " ".join(LIGHTHOUSE_FLAGS)]
+    if preset == "desktop":
+        argv.append("--preset=desktop")
+    env = dict(os.environ, CHROME_PATH=CHROMIUM)
+    done = subprocess.run(argv, check=True, capture_output=True, text=True, timeout=timeout, env=env)
+    return json.loads(done.stdout)
+
+
+def lighthouse_figures(page: str, preset: str, result: dict) -> LighthouseFigures:
+    audits = result["audits"]
+    return LighthouseFigures(
+        page=page, preset=preset,
+        scores=tuple(round(100 * (result["categories"][name]["score"] or 0)) for name in CATEGORIES),
+        lcp_ms=audits["largest-contentful-paint"]["numericValue"],
+        tbt_ms=audits["total-blocking-time"]["numericValue"],
+        cls=audits["cumulative-layout-shift"]["numericValue"],
+        dom_size=int(audits["dom-size"]["numericValue"]),
+    )
+
+
+def site_pages(site: str) -> list[tuple[str, str]]:
+    """The pages of a site Lighthouse looks at: the index, a family page, a report page and compare
+    (with two rows named), as (what, path)."""
+    root = Path(site)
+    found = [("index", "index.html")]
+    family = sorted((root / "suite").glob("*/1/1.html"))
+    if family:
+        found.append(("a family page", family[0].relative_to(root).as_posix()))
+    reports = json.loads((root / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
+    if reports:
+        path = reports[0]["report_path"]
+        found.append(("a report page", "report/" + path[:-len(".json")] + ".html"))
+    found.append(("compare, two rows", "compare.html#rows=0,1" if len(reports) > 1 else "compare.html"))
+    return found
+
+
+def measure_lighthouse(sites: Sequence[tuple[str, str]], presets: Sequence[str] = PRESETS,
+                       every_page_of: str | None = None) -> list[LighthouseFigures]:
+    """Lighthouse on the index of each (label, site) and, for the site labelled ``every_page_of``
+    (the first if None), on each of its site_pages, with each preset."""
+    command = lighthouse_command()
+    figures = []
+    chosen = every_page_of if every_page_of is not None else sites[0][0]
+    for label, site in sites:
+        pages = site_pages(site) if label == chosen else [("index", "index.html")]
+        with serving_gzip(site) as base:
+            for what, path in pages:
+                name = f"{what}, {label}"
+                for preset in presets:
+                    figures.append(lighthouse_figures(name, preset, run_lighthouse(base + path, preset, command)))
+    return figures
+
+
+def lighthouse_table(figures: Sequence[LighthouseFigures]) -> list[str]:
+    """The figures as a Markdown table, a line a page and preset."""
+    lines = ["| page | preset | performance | accessibility | best practices | SEO | LCP | TBT | CLS | DOM elements |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for figure in figures:
+        lines.append(f"| {figure.page} | {figure.preset} | " + " | ".join(str(score) for score in figure.scores)
+                     + f" | {figure.lcp_ms / 1000:.1f} s | {figure.tbt_ms:,.0f} ms | {figure.cls:.3f} | {figure.dom_size:,} |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m benchmarks.browser SITE [--loads N]``: the figures of a site built before."""
+    """``python -m benchmarks.browser SITE [--loads N]``: the figures of a site built before;
+    ``python -m benchmarks.browser --lighthouse SITE...``: Lighthouse's on each site's index, and on
+    every kind of page of the first."""
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("site", help="a built site (the folder holding index.html and leaderboard.json)")
+    parser.add_argument("sites", nargs="+", help="built sites (folders holding index.html and leaderboard.json)")
     parser.add_argument("--loads", type=int, default=3, help="fresh page loads to take medians over (default 3)")
     parser.add_argument("--keystrokes", type=int, default=6, help="keystrokes timed on the last load (default 6)")
+    parser.add_argument("--lighthouse", action="store_true", help="run Lighthouse (mobile and desktop) instead")
     options = parser.parse_args(argv)
-    figures = measure_page(options.site, loads=options.loads, keystrokes=options.keystrokes)
+    if options.lighthouse:
+        figures = measure_lighthouse([(os.path.basename(os.path.normpath(site)), site) for site in options.sites])
+        print("\n".join(lighthouse_table(figures)))
+        return 0
+    figures = measure_page(options.sites[0], loads=options.loads, keystrokes=options.keystrokes)
     print(json.dumps(figures.__dict__, indent=2))
     return 0
 

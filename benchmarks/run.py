@@ -314,6 +314,7 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
          results_file: Path | None = RESULTS, work: Path = WORK, command_line: str = "invoke bench",
          say: Callable[[str], None] = print,
          commands: Mapping[str, Callable[[Path, Path], list[str]]] = COMMANDS,
+         lighthouse: Callable[[list[tuple[str, str]]], list[str]] | None = None,
          measure_page: Callable[[str], object] | None = None) -> str:
     """Run the benchmark; prints the figures, writes them to ``results_file`` and returns them."""
     sizes = sorted(set(DEFAULT_SIZES if sizes is None else sizes))
@@ -328,6 +329,7 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     run = Runner(commands, say)
     results = [SizeResult(reports) for reports in sizes]
     page, page_note = None, "not measured (--no-browser)"
+    lighthouse_lines: list[str] = []
     try:
         # Every new-folder run comes first: no file has been removed before any of them.
         for result in results:
@@ -354,12 +356,18 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
             except Exception as error:  # a missing browser loses these figures, not the others
                 first = (str(error).strip().splitlines() or [type(error).__name__])[0]
                 page_note = f"not measured: {one_line(first)}"
+            if lighthouse is not None:
+                say("Lighthouse: the project's pages, mobile and desktop")
+                lighthouse_lines = lighthouse([(f"{result.reports:,} reports", str(rebuilt(work, PROJECT, result.reports)))
+                                               for result in results])
     finally:
         remove_outputs(work)
     stolen_after, elapsed = stolen_seconds(), time.monotonic() - started
     stolen = (None if stolen_before is None or stolen_after is None or elapsed <= 0
               else (stolen_after - stolen_before) / (elapsed * (os.cpu_count() or 1)))
     text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]), stolen)
+    if lighthouse_lines:
+        text += "\n" + "\n".join(lighthouse_lines) + "\n"
     say("")
     say(text)
     if results_file is not None:
@@ -629,6 +637,22 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def lighthouse_section(sites: list[tuple[str, str]]) -> list[str]:
+    """The results' Lighthouse section: each site's index, and every kind of page of the smallest,
+    on the mobile and desktop presets (``benchmarks/browser.py``); a fault loses this section's
+    figures, not the others."""
+    from .browser import lighthouse_table, measure_lighthouse
+
+    lines = ["## Lighthouse, the project's pages", "",
+             "Lighthouse 12.2.3 with Debian's Chromium, the site served with gzip under `default-src 'self'`; "
+             "mobile is its default (a slow 4G network and a 4x slower CPU, simulated), desktop its desktop preset.", ""]
+    try:
+        return lines + lighthouse_table(measure_lighthouse(sites))
+    except Exception as error:  # a missing Node or npm
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        return lines + [f"Not measured: {one_line(first)}."]
+
+
 def cli(argv: Sequence[str] | None = None) -> int:
     """``python -m benchmarks.run [--sizes 10000,100000] [--runs 3] [--no-browser]``, which ``invoke
     bench`` runs: a fault is one line on stderr and exit status 2."""
@@ -641,7 +665,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     try:
         main(None if options.sizes is None else parse_sizes(options.sizes),
              None if options.runs is None else parse_runs(options.runs), browser=options.browser,
-             command_line=bench_command(options.sizes, options.runs, options.browser))
+             command_line=bench_command(options.sizes, options.runs, options.browser),
+             lighthouse=lighthouse_section if options.browser else None)
     except (BenchError, measure.Unmeasurable) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2

@@ -24,6 +24,31 @@ document.addEventListener("securitypolicyviolation", function (event) {
 """
 
 
+# The leaderboard's script reads the rows (leaderboard-data.js) when they are first needed, and loads
+# a suite's panel when its tab is first chosen; these wait for what was asked to be there.
+ROWS_READ = "() => { const c = document.querySelector('[data-controls]'); return !c || c.dataset.rows === 'read'; }"
+PANELS_LOADED = "() => !document.querySelector('.panel .loading')"
+
+
+def settle(page, rows: bool = True) -> None:
+    """Wait until the leaderboard's script has done what the page's address asked (the chosen
+    suite's panel loaded, the rows read if the address filters or sorts); with ``rows``, read the
+    rows as a reader's first use of the filter does (focus, then leave it), and wait for them."""
+    if not page.evaluate("() => Boolean(document.querySelector('[data-tabs]')) && document.documentElement.classList.contains('js')"):
+        return
+    if rows:
+        page.evaluate("() => { const f = document.getElementById('filter'); const was = document.activeElement;"
+                      " f.focus(); f.blur(); if (was && was !== document.body) was.focus(); }")
+        page.wait_for_function(ROWS_READ)
+    page.wait_for_function(PANELS_LOADED)
+
+
+def show_tab(page, selector: str) -> None:
+    """Choose a suite's tab and wait for its panel to be on the page."""
+    page.click(selector)
+    page.wait_for_function(PANELS_LOADED)
+
+
 def serve(root: Path):
     """Serve ``root`` on 127.0.0.1 with the site's strictest policy (only its own files, nothing
     inline), as the preview does; a context manager yielding the base URL, ending in ``/``."""
@@ -109,13 +134,15 @@ class Pages:
         self.base_url = base_url
         self.contexts: list = []
 
-    def open(self, path: str, **options) -> Watched:
+    def open(self, path: str, rows: bool = True, **options) -> Watched:
         context = self.browser.new_context(**options)
         context.set_default_timeout(5000)
         self.contexts.append(context)
         watched = Watched(context.new_page())
         if path:
             watched.page.goto(path if path.startswith(("http:", "file:")) else self.base_url + path)
+            if options.get("java_script_enabled", True):
+                settle(watched.page, rows=rows)
         return watched
 
     def close(self) -> None:

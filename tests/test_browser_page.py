@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, Watched, serve
+from browser_support import CHROMIUM, CHROMIUM_ARGS, ROWS_READ, Watched, serve, settle, show_tab
 from conftest import SETTINGS, report, write_archive
 
 pytestmark = pytest.mark.browser
@@ -71,13 +71,15 @@ def open_page(browser, base_url):
     """``open_page(path, **context_options)``: a watched page at ``path`` of the served sites."""
     contexts = []
 
-    def open_(path: str, **options) -> Watched:
+    def open_(path: str, rows: bool = True, **options) -> Watched:
         context = browser.new_context(**options)
         context.set_default_timeout(5000)
         contexts.append(context)
         watched = Watched(context.new_page())
         if path:
             watched.page.goto(path if ":" in path else base_url + path)
+            if options.get("java_script_enabled", True):
+                settle(watched.page, rows=rows)
         return watched
 
     yield open_
@@ -124,11 +126,14 @@ def test_tabs_follow_the_aria_pattern_and_show_one_panel(open_page, base_url):
     assert page.get_attribute("#suite-clinical-notes", "aria-labelledby") == "suite-clinical-notes-tab"
     assert page.get_attribute("#suite-radiology-tab", "aria-controls") == "suite-radiology"
     assert visible_rows(page) == 6
+    # Only the first suite's panel is in the page as served; another's is loaded when first chosen.
+    assert page.eval_on_selector("#suite-radiology", "p => p.children.length") == 0
 
-    page.click("#suite-radiology-tab")
+    show_tab(page, "#suite-radiology-tab")
     assert selected_tab(page) == "suite-radiology"
     assert shown_panels(page) == ["suite-radiology"]
-    assert visible_rows(page) == 10
+    # The top LEADERBOARD_INDEX_ROWS (5) rows of each family: 5 of its 8 zero-shot rows and 2 others.
+    assert visible_rows(page) == 7
     assert page.eval_on_selector_all("[role=tab]", "ts => ts.map(t => t.tabIndex)") == [-1, -1, -1, 0]
     assert fragment(page) == "#suite-radiology"
     w.assert_clean(base_url)
@@ -161,8 +166,8 @@ def test_a_tab_address_reopens_it_and_back_forward_move_between_tabs(open_page, 
     page = w.page
     assert selected_tab(page) == "suite-golden"
     assert shown_panels(page) == ["suite-golden"]
-    page.click("#suite-radiology-tab")
-    page.click("#suite-discharge-summaries-tab")
+    show_tab(page, "#suite-radiology-tab")
+    show_tab(page, "#suite-discharge-summaries-tab")
     page.go_back()
     assert (fragment(page), selected_tab(page)) == ("#suite-radiology", "suite-radiology")
     page.go_back()
@@ -239,14 +244,32 @@ def test_the_filter_is_part_of_the_address(open_page, base_url):
 def test_without_javascript_every_suite_and_row_shows(open_page, base_url):
     w = open_page("bundled/index.html", java_script_enabled=False)
     page = w.page
-    assert not page.is_visible("[role=tablist]")
+    # No tabs announced, no controls that cannot work: the suites are links to their pages.
+    assert page.locator("[role=tab], [role=tablist], [role=tabpanel]").count() == 0
     assert not page.is_visible("#filter")
-    assert page.locator("section.panel").evaluate_all("ps => ps.map(p => p.id)") == [f"suite-{name}" for name in SUITES]
-    assert all(page.is_visible(f"#suite-{name} h2") for name in SUITES)
-    assert visible_rows(page) == 20
-    assert page.inner_text("#suite-golden h2") == "golden \u00b7 1 row"
-    assert w.requests == [base_url + "bundled/index.html", base_url + "bundled/theme/leaderboard.css",
-                          base_url + "bundled/theme/favicon.svg"] or sorted(w.requests)[0].startswith(base_url)
+    links = page.eval_on_selector_all("[data-tabs] a", "as => as.map(a => [a.textContent, a.getAttribute('aria-current')])")
+    assert links == [[f"{name} {count} rows", "page" if name == SUITES[0] else None] for name, count in zip(SUITES, COUNTS)]
+    assert page.locator("section.panel").evaluate_all("ps => ps.map(p => p.id)") == ["suite-clinical-notes"]
+    assert page.eval_on_selector_all("input[data-compare]", "bs => bs.filter(b => b.offsetParent !== null).length") == 0
+    seen: list[str] = []
+    for name in SUITES:
+        page.click(f"[data-tabs] a >> text={name}")
+        assert page.locator("section.panel").evaluate_all("ps => ps.map(p => p.id)") == [f"suite-{name}"]
+        assert page.is_visible(f"[data-tabs] a[aria-current=page] >> text={name}")
+        # Each family's top rows, then a link to the family's pages, which hold every row.
+        families = page.eval_on_selector_all(".family", "fs => fs.map(f => [Array.from(f.querySelectorAll('tbody th a'), a => a.href), "
+                                             "(f.querySelector('.family-all a') || {}).href || null])")
+        for shown, href in families:
+            assert 0 < len(shown) <= 5
+            if href:
+                family_page = page.context.new_page()
+                family_page.goto(href)
+                seen += family_page.eval_on_selector_all("tbody th a", "as => as.map(a => a.href)")
+                assert family_page.eval_on_selector_all("input[data-compare]", "bs => bs.filter(b => b.offsetParent !== null).length") == 0
+                family_page.close()
+            else:
+                seen += shown
+    assert len(set(seen)) == 20
     assert w.errors == []
 
 
@@ -255,7 +278,7 @@ def test_the_page_works_opened_from_disk(open_page, sites):
     w = open_page(index)
     page = w.page
     assert shown_panels(page) == ["suite-clinical-notes"]
-    page.click("#suite-golden-tab")
+    show_tab(page, "#suite-golden-tab")
     page.fill("#filter", "int8")
     assert selected_tab(page) == "suite-clinical-notes"
     assert page.inner_text("#filter-status") == "Showing 1 of 20 rows matching \u201cint8\u201d."
@@ -270,13 +293,16 @@ def test_the_page_works_opened_from_disk(open_page, sites):
 def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, base_url, sites):
     w = open_page("bundled/index.html#suite-radiology")
     page = w.page
+    for name in SUITES[1:3]:
+        show_tab(page, f"#suite-{name}-tab")
     links = page.eval_on_selector_all("tbody th a", "as => as.map(a => a.href)")
-    assert len(links) == 20 and all(link.startswith(base_url + "bundled/report/") for link in links)
+    # The top rows of every family of every suite (radiology's zero-shot family shows 5 of its 8).
+    assert len(links) == 17 and all(link.startswith(base_url + "bundled/report/") for link in links)
     copies = page.eval_on_selector_all("tbody td a", "as => as.map(a => [a.textContent, a.href])")
-    assert len(copies) == 20 and {text for text, _ in copies} == {"JSON"}
+    assert len(copies) == 17 and {text for text, _ in copies} == {"JSON"}
     assert [href for _, href in copies] == [link.replace("/bundled/report/", "/bundled/reports/")[:-len("html")] + "json"
                                            for link in links]
-    page.click("#suite-clinical-notes-tab")
+    show_tab(page, "#suite-clinical-notes-tab")
     page.click("#suite-clinical-notes tbody >> text=OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1-onnx-int8")
     assert page.url == base_url + "bundled/report/clinical-notes/pii-small-int8.report.html"
     text = page.inner_text("main")
@@ -322,6 +348,9 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
         assert page.inner_text(".family h3") == HOSTILE["family"]
         page.fill("#filter", "onerror=window")
         assert page.inner_text("#filter-status") == "Showing 1 of 2 rows matching \u201conerror=window\u201d."
+        show_tab(page, "[role=tab] >> nth=1")  # a panel loaded from its script
+        assert page.eval_on_selector("#suite-plain tbody tr", ROW_BY_HEADER)["Model"] == "OpenMed/plain-model frontier"
+        show_tab(page, "[role=tab] >> nth=0")
         page.click("tbody th a")
         assert page.evaluate("window.pwned") is None
         assert page.inner_text("h1") == HOSTILE["model"]
@@ -371,3 +400,78 @@ def test_axe_finds_no_wcag_aa_violation(open_page, base_url, scheme):
         assert results.response["testEngine"]["name"] == "axe-core"
         found[path + (action or "")] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"]]
     assert found == {key: [] for key in found}
+
+
+# Layout shifts that no input caused, summed, from the page's first paint on (the CLS of Lighthouse
+# and the Web Vitals counts only these).
+WATCH_SHIFTS = """
+window.__shifts = 0;
+new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value; })
+  .observe({type: 'layout-shift', buffered: true});
+"""
+
+
+def test_the_page_is_ready_without_the_rows_and_reads_them_and_other_panels_on_first_use(open_page, base_url):
+    w = open_page("bundled/index.html", rows=False)
+    page = w.page
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => document.documentElement.classList.contains('js')")
+    assert not any(url.endswith("leaderboard-data.js") or url.endswith("panel.js") for url in w.requests)
+    assert page.evaluate("typeof window.leaderboardData") == "undefined"
+    assert page.eval_on_selector("[data-controls]", "c => c.dataset.rows || null") is None
+    page.focus("#filter")  # turning to the filter reads the rows
+    page.wait_for_function(ROWS_READ)
+    assert [url for url in w.requests if url.endswith("leaderboard-data.js")] == [base_url + "bundled/leaderboard-data.js"]
+    show_tab(page, "#suite-golden-tab")
+    assert [url for url in w.requests if url.endswith("panel.js")] == [base_url + "bundled/suite/suite-golden/panel.js"]
+    show_tab(page, "#suite-clinical-notes-tab")
+    show_tab(page, "#suite-golden-tab")  # loaded once
+    assert len([url for url in w.requests if url.endswith("panel.js")]) == 1
+    w.assert_clean(base_url)
+
+
+def test_a_sort_pressed_before_the_rows_are_read_is_done_once_they_are(open_page, base_url):
+    w = open_page("bundled/index.html", rows=False)
+    page = w.page
+    page.click("#suite-clinical-notes thead button[data-sort=recall]")
+    page.wait_for_function(ROWS_READ)
+    assert page.inner_text("#filter-status") == "Showing all 20 rows. Sorted by Recall %, ascending."
+    assert fragment(page) == "#suite-clinical-notes?sort=recall:asc"
+    w.assert_clean(base_url)
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_nothing_moves_when_the_script_starts_reads_the_rows_or_shows_more(open_page, base_url, viewport):
+    w = open_page("", viewport=viewport)
+    page = w.page
+    page.add_init_script(WATCH_SHIFTS)
+    page.goto(base_url + "bundled/index.html")
+    page.wait_for_load_state("load")
+    settle(page)  # the rows read, as when the reader turns to the filter
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.evaluate("window.__shifts") == 0
+    w = open_page("", viewport=viewport)
+    w.page.add_init_script(WATCH_SHIFTS)
+    w.page.goto(base_url + "bundled/compare.html#rows=0,1")
+    w.page.wait_for_selector("#compare table")
+    w.page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert w.page.evaluate("window.__shifts") == 0
+
+
+def test_a_table_row_is_one_line_at_1280_px_and_its_hash_short(open_page, base_url, sites):
+    w = open_page("bundled/index.html", viewport={"width": 1280, "height": 800})
+    page = w.page
+    for anchor in SUITES:
+        show_tab(page, f"#suite-{anchor}-tab")
+        heights = page.eval_on_selector_all(f"#suite-{anchor} tbody tr", """rs => rs.map(r => {
+            const style = getComputedStyle(r.cells[1]);
+            const line = parseFloat(style.lineHeight) + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+            return [r.getBoundingClientRect().height, line];
+        })""")
+        assert heights and all(height <= line + 2 for height, line in heights), (anchor, heights)
+    rows = json.loads((sites / "bundled" / "leaderboard.json").read_text())["rows"]
+    shown = page.eval_on_selector_all("#suite-clinical-notes tbody tr", ROW_BY_HEADER.replace("r =>", "rs => rs.map(r =>") + ")")
+    whole = {row["reproducibility_hash"] for row in rows}
+    assert shown and all(len(row["Reproducibility hash"]) == 12 for row in shown)
+    assert all(any(h.partition(":")[2].startswith(row["Reproducibility hash"]) for h in whole) for row in shown)
+    w.assert_clean(base_url)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, write_manifest  # noqa: F401 - fixtures
+from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, show_tab, write_manifest  # noqa: F401 - fixtures
 from benchmark_leaderboard.fill import FIELDS
 from conftest import report, write_archive
 
@@ -66,7 +66,7 @@ def site(tmp_path_factory) -> Path:
     # (all but b1) take two pages.
     previous = write_archive(root / "previous", {"beta/b1.report.json": _report("b1")})
     before = build_site(root / "before", previous, manifest)
-    return build_site(root / "site", reports, manifest, LEADERBOARD_PAGE_ROWS=PAGE_ROWS,
+    return build_site(root / "site", reports, manifest, LEADERBOARD_PAGE_ROWS=PAGE_ROWS, LEADERBOARD_INDEX_ROWS=PAGE_ROWS,
                       LEADERBOARD_PREVIOUS_LEADERBOARD=str(before / "leaderboard.json"))
 
 
@@ -173,7 +173,7 @@ def test_a_header_sorts_ascending_then_descending_then_in_canonical_order(pages,
     header(page, "suite-alpha", "param_count").click()
     assert names(page, board, "suite-alpha") == {"PII": ["p3", "p1", "p2", "p4"], "NER": ["n2", "n1"]}
     # The other suite's tables follow the same sort.
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     assert names(page, board, "suite-beta") == {"PII": ["b1", "b2", "b3"]}
     assert sort_states(page, "suite-beta") == {("Size", "descending")}
     assert fragment(page) == "#suite-beta?sort=param_count:desc"
@@ -213,7 +213,7 @@ def test_the_address_keeps_tab_filter_sort_size_and_selection_through_back_forwa
     assert page.inner_text("[data-compare-link]") == "Compare selected (2)"
     assert page.is_checked(f"#suite-alpha input[data-compare='{index['n1']}']")
 
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     assert fragment(page) == f"#suite-beta?q=openmed&sort=f1:desc&size=40-500&compare={index['p1']},{index['n1']}"
     header(page, "suite-beta", "leakage").click()
     page.fill("#filter", "small")
@@ -314,12 +314,12 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
     fields = page.evaluate("window.leaderboardData.fields")
     on_frontier = set()
     for suite in ("alpha", "beta"):
+        show_tab(page, f"#suite-{suite}-tab")
         rows = {i for i, row in enumerate(board["rows"]) if row["suite"] == suite}
         # Each mark is a frontier row, linked to its report page and named by its title.
         marks = page.eval_on_selector_all(f"#suite-{suite} svg a.frontier[data-row]", """ms => ms.map(m => [
             Number(m.getAttribute('data-row')), m.getAttribute('href'), m.querySelector('title').textContent])""")
         assert page.eval_on_selector_all(f"#suite-{suite} svg a", "ms => ms.length") == len(marks)
-        page.click(f"#suite-{suite}-tab")
         show_all(page, f"suite-{suite}")
         badged = page.eval_on_selector_all(f"#suite-{suite} tbody tr", """rs => rs.filter(r => r.querySelector('.badge.frontier'))
                                              .map(r => Number(r.getAttribute('data-row')))""")
@@ -337,7 +337,7 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
         fills = page.eval_on_selector_all(f"#suite-{suite} svg .density path", "ps => ps.map(p => getComputedStyle(p).fill)")
         swatches = page.eval_on_selector_all(f"#suite-{suite} .shades .swatch", "ss => ss.map(s => getComputedStyle(s).backgroundColor)")
         assert fills == swatches and all(fill not in ("none", "rgba(0, 0, 0, 0)") for fill in fills)
-    page.click("#suite-alpha-tab")
+    show_tab(page, "#suite-alpha-tab")
     boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; })"
     before = page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes)
     page.fill("#filter", "pii-small")
@@ -355,13 +355,15 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     w = pages.open("index.html#suite-alpha")
     page = w.page
     link = page.locator("[data-compare-link]")
-    assert link.inner_text() == "Compare selected (0)" and link.get_attribute("href") is None
+    # A real link at all times (to the page that explains comparing), disabled until two rows are picked.
+    assert link.inner_text() == "Compare selected (0)" and link.get_attribute("href") == "./compare.html"
+    assert link.get_attribute("aria-disabled") == "true"
     page.check(f"#suite-alpha input[data-compare='{index['p1']}']")
     assert page.inner_text("#compare-status") == "1 row picked: pick at least 2 to compare."
-    assert link.get_attribute("href") is None
+    assert link.get_attribute("href") == "./compare.html" and link.get_attribute("aria-disabled") == "true"
     page.get_by_label(f"Compare {QUOTED} on cpu").check()
     page.get_by_label("Compare OpenMed/pii-mid on onnx").check()
-    page.click("#suite-beta-tab")
+    show_tab(page, "#suite-beta-tab")
     page.locator("#suite-beta").get_by_label("Compare OpenMed/pii-large on cpu").check()
     picked = [index["p1"], index["n2"], index["p3"], index["b1"]]
     assert link.inner_text() == "Compare selected (4)"
@@ -375,7 +377,7 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     assert link.inner_text() == "Compare selected (4)"
     # A sort or a filter keeps the selection.
     header(page, "suite-beta", "recall").click()
-    page.click("#suite-alpha-tab")
+    show_tab(page, "#suite-alpha-tab")
     assert page.is_checked(f"#suite-alpha input[data-compare='{index['n2']}']")
     page.uncheck(f"#suite-alpha input[data-compare='{index['p3']}']")
     picked.remove(index["p3"])
@@ -464,11 +466,17 @@ def test_without_javascript_every_row_is_reachable_in_canonical_order(pages, boa
     assert page.eval_on_selector_all("input[data-compare]", "bs => bs.filter(b => b.offsetParent !== null).length") == 0
     seen = []
     for suite, families in CANONICAL.items():
+        page.click(f"[data-tabs] a[data-panel=suite-{suite}]")  # the suites are links to their pages
         shown = names(page, board, f"suite-{suite}")
         assert shown == {family: rows[:PAGE_ROWS] for family, rows in families.items()}
         seen += [name for rows in shown.values() for name in rows]
-    assert sort_states(page, "suite-alpha") == {("Rank", "ascending")}
-    page.click("#suite-alpha [data-pages] a[rel=next]")
+        assert sort_states(page, f"suite-{suite}") == {("Rank", "ascending")} or not shown
+    page.click("[data-tabs] a[data-panel=suite-alpha]")
+    # A family longer than the index shows links to its pages: the first again, then the rest.
+    page.click("#suite-alpha .family-all a")
+    assert page.eval_on_selector_all("tbody tr", "rs => rs.map(r => Number(r.getAttribute('data-row')))") == \
+        [board["index"][name] for name in ("p1", "p2", "p3", "p4")]
+    page.click("[data-pages] a[rel=next]")
     rows = page.eval_on_selector_all("tbody tr", "rs => rs.map(r => Number(r.getAttribute('data-row')))")
     assert rows == [board["index"]["p5"]]
     seen.append("p5")

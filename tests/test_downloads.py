@@ -81,7 +81,7 @@ def test_the_csv_module_reads_back_every_row_of_leaderboard_json_in_order(tmp_pa
     assert table[0] == list(FIELDS)
     assert table[1:] == [as_text(row) for row in published["rows"]]
     # Each suite's file: its rows, in ranking order, and together every row once.
-    anchors = re.findall(r'<section class="panel" id="([^"]+)"', (site / "index.html").read_text(encoding="utf-8"))
+    anchors = re.findall(r'<a id="([^"]+)-tab"', (site / "index.html").read_text(encoding="utf-8"))  # a tab a suite
     seen = []
     for suite, anchor in zip(published["suites"], anchors):
         rows = read_csv(site / "suites" / f"{anchor}.csv")
@@ -129,7 +129,11 @@ def test_the_page_links_the_downloads(tmp_path):
     downloads = html[html.index('<div class="downloads">'):]
     downloads = downloads[:downloads.index("</div>")]
     assert re.findall(r'<li><a href="([^"]+)">', downloads) == ["./leaderboard.json", "./leaderboard.csv"]
+    # In each suite's panel: the index's (the first suite's) and the other suites' pages'.
     assert re.findall(r'<p class="suite-download"><a href="([^"]+)">([^<]+)</a>', html) == [
-        ("./suites/suite-golden.csv", "golden as CSV"), ("./suites/suite-radiology.csv", "radiology as CSV")]
+        ("./suites/suite-golden.csv", "golden as CSV")]
+    radiology = (site / "suite" / "suite-radiology" / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<p class="suite-download"><a href="([^"]+)">([^<]+)</a>', radiology) == [
+        ("../../suites/suite-radiology.csv", "radiology as CSV")]
     for link in ("leaderboard.csv", "suites/suite-golden.csv", "suites/suite-radiology.csv"):
         assert (site / link).is_file()

@@ -124,12 +124,16 @@ def test_no_page_gains_a_script_an_event_attribute_or_a_comment(sites):
 
 def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
     site, strings, name = sites["hostile"]
-    page = parse(site / "index.html")
-    text = "".join(page.text)
+    # The index shows its first suite; each other suite has a page, and a panel script of the same markup.
+    suite_pages = sorted((site / "suite").glob("*/index.html"))
+    pages = [parse(path) for path in [site / "index.html", *suite_pages]]
+    text = "".join(piece for page in pages for piece in page.text)
     for field in ("suite", "model_family", "model_name", "device", "release_tag"):
         assert strings[field] in text, field
     script = (site / "leaderboard-data.js").read_text(encoding="utf-8")
     assert not re.search(r"[<>&\u2028\u2029]", script)  # no report text can close a script or open a comment
+    for panel in sorted((site / "suite").glob("*/panel.js")):
+        assert not re.search(r"[<>&'\u2028\u2029]", panel.read_text(encoding="utf-8")), panel
     data = json.loads(script.removeprefix("window.leaderboardData = ").removesuffix(";\n"))
     leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
     for field, column in unpacked(data).items():
@@ -138,7 +142,8 @@ def test_every_hostile_string_reads_back_exactly_on_the_leaderboard(sites):
     hostile_row = next(row for row in leaderboard["rows"] if row["report_path"] == name)
     assert {field: hostile_row[field] for field in FIELDS} == strings
     # The link to the hostile report's copy is its URL-quoted path, whole.
-    assert f"reports/{hostile_row['report_url'][len('reports/'):]}" in " ".join(page.attribute_values())
+    assert f"reports/{hostile_row['report_url'][len('reports/'):]}" in " ".join(
+        value for page in pages for value in page.attribute_values())
 
 
 def test_every_hostile_string_reads_back_exactly_on_its_report_page(sites):

@@ -129,6 +129,7 @@ def test_every_page_s_own_links_resolve_and_report_pages_share_the_included_chro
     def chrome(page: Path) -> list[str]:
         html = page.read_text(encoding="utf-8")
         head = html[html.index('<link rel="icon"'):html.index("</head>")]
+        head = head[:head.index('figures.css">') + len('figures.css">')]  # site_head.html: a page may add its own
         header = html[html.index("<body>"):html.index("<main")]
         footer = html[html.index("</main>"):html.index("</footer>")]
         prefix = os.path.relpath(output, page.parent).replace(os.sep, "/")

@@ -26,12 +26,14 @@ EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size")
 
 
 def page_data(site) -> dict:
-    """The page's data, read back from leaderboard-data.js, which the index loads before its script
-    (all three deferred from the head: fetched while the page is read, run in order once it is)."""
+    """The page's data, read back from leaderboard-data.js, which the index's script loads when the
+    rows are first used (the two scripts are deferred from the head; the data file's address is
+    the script's data-data)."""
     html = (site / "index.html").read_text(encoding="utf-8")
     head = html[:html.index("</head>")]
-    assert ('<script src="./leaderboard-data.js" defer></script><script src="./theme/leaderboard-common.js" defer>'
-            '</script><script src="./theme/leaderboard.js" defer></script>') in head
+    assert ('<script src="./theme/leaderboard-common.js" defer></script><script src="./theme/leaderboard.js" defer'
+            ' data-data="./leaderboard-data.js"></script>') in head
+    assert '<script src="./leaderboard-data.js"' not in html
     assert 'type="application/json"' not in html  # the data is no longer inside the page
     text = (site / "leaderboard-data.js").read_text(encoding="utf-8")
     assert text.startswith(PREFIX) and text.endswith(SUFFIX)
@@ -54,7 +56,7 @@ def test_the_page_data_is_the_leaderboard_json_content(tmp_path):
         "run_date", "reproducibility_hash"]
     assert [suite["anchor"] for suite in data["suites"]] == [
         "suite-clinical-notes", "suite-discharge-summaries", "suite-golden", "suite-radiology"]
-    assert (data["thin_evidence"], data["page_rows"]) == (10, 50)
+    assert (data["thin_evidence"], data["page_rows"], data["more_rows"], data["hash_shown"]) == (10, 50, 50, 12)
     assert {key: data[key] for key in ("row_count", "schema_version", "sort")} == \
         {key: published[key] for key in ("row_count", "schema_version", "sort")}
     assert [{key: suite[key] for key in ("name", "families")} for suite in data["suites"]] == \
@@ -100,17 +102,20 @@ def test_a_percentage_is_written_from_its_own_fraction_whatever_came_before():
         "0.00", "-0.00", "0.00", "-0.00", "50.00", "100.00", "50.00"]
 
 
-def test_rows_are_terse_and_show_exact_percentages_the_whole_hash_and_the_json_copy(archive, tmp_path):
+def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_copy(archive, tmp_path):
     reports = archive({"s/a.report.json": report(metrics={"leakage": {"overall": 0.07313}, "exact_span_f1": {"recall": 0.5, "f1": 0.25}})})
     build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    body = html[html.index("<tbody>") + len("<tbody>\n"):html.index("</tbody>")]
-    # The compare box (hidden until the script shows it), the rank, the model (on its suite's
-    # frontier: it is the only row), its fixtures (3: thin evidence) and its size (unknown: empty).
-    assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" autocomplete="off" aria-label="Compare OpenMed/model-a on cpu" hidden>'
+    panel = html[html.index('<section class="panel"'):]  # after the empty table the script copies
+    body = panel[panel.index("<tbody>") + len("<tbody>\n"):panel.index("</tbody>")]
+    # The compare box (hidden by nojs.css where the script does not run), the rank, the model (on
+    # its suite's frontier: it is the only row), its fixtures (3: thin evidence), its size (unknown:
+    # empty) and the hash's first 12 digits (the report page shows it whole).
+    assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" aria-label="Compare OpenMed/model-a on cpu">'
                     '<td>1<th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
                     '<td>cpu<td>7.313<td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
-                    '<td><td>v1.0.0<td>2026-06-14<td>' + HASH + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
+                    '<td><td>v1.0.0<td>2026-06-14<td>' + HASH.partition(":")[2][:12] + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
+    assert HASH in (tmp_path / "site" / "report" / "s" / "a.report.html").read_text(encoding="utf-8")
 
 
 # What a suite's chart may cost, raw and gzip-compressed, whatever its rows: its frame, a mark a
@@ -121,8 +126,9 @@ CHART_BYTES, CHART_GZIP_BYTES = 12_000, 3_000
 @pytest.mark.oracle
 def test_index_is_no_larger_than_the_reference_renderers_at_1000_rows(tmp_path):
     """The page budget: at 1,000 rows the index is no larger than openmed 3.1.0's page raw, and,
-    without its charts (which that page does not have), gzip-compressed too; the charts cost at
-    most their budget each, a mark a frontier row. The data the script reads is a file of its own (leaderboard-data.js)."""
+    without its chart (which that page does not have), gzip-compressed too; the charts (the
+    index's and the other suites' pages') cost at most their budget a mark. The data the script
+    reads is a file of its own (leaderboard-data.js)."""
     make_archive(tmp_path / "a", 1000)
     subprocess.run([sys.executable, "-m", "openmed.eval.leaderboard", "--reports-dir", str(tmp_path / "a" / "reports"),
                     "--output-dir", str(tmp_path / "reference"), "--manifest", str(tmp_path / "a" / "models.jsonl"),
@@ -132,13 +138,18 @@ def test_index_is_no_larger_than_the_reference_renderers_at_1000_rows(tmp_path):
     ours = (tmp_path / "ours" / "index.html").read_bytes()
     reference = (tmp_path / "reference" / "index.html").read_bytes()
     assert len(ours) <= len(reference)
-    charts = re.findall(rb'<figure class="chart">.*?</figure>', ours, re.S)
+    assert len(re.findall(rb'<figure class="chart">.*?</figure>', ours, re.S)) == 1
+    suite_pages = sorted((tmp_path / "ours" / "suite").glob("*/index.html"))
+    charts = [chart for page in [ours, *(path.read_bytes() for path in suite_pages)]
+              for chart in re.findall(rb'<figure class="chart">.*?</figure>', page, re.S)]
     assert len(charts) == 6
     tables = re.sub(rb'<figure class="chart">.*?</figure>', b"", ours, flags=re.S)
     for level in (6, 9):
         assert len(gzip.compress(tables, level, mtime=0)) <= len(gzip.compress(reference, level, mtime=0))
-    marks = sum(chart.count(b"<circle ") for chart in charts)
-    assert marks == len(re.findall(rb'<tr data-row="\d+">[^\n]*<span class="badge frontier">', tables))
+    # A chart marks its frontier's rows: every row a table badges as frontier is a mark.
+    marks = {int(row) for chart in charts for row in re.findall(rb'<a href="[^"]*" data-row="(\d+)" class="frontier">', chart)}
+    badged = {int(row) for row in re.findall(rb'<tr data-row="(\d+)">[^\n]*<span class="badge frontier">', tables)}
+    assert badged <= marks and badged
     assert sum(map(len, charts)) <= CHART_BYTES * len(charts)
     assert len(gzip.compress(b"".join(charts), 9, mtime=0)) <= CHART_GZIP_BYTES * len(charts)
 

@@ -41,10 +41,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("param_count", "Size", "size", width=4.5),
     Column("release_tag", "Release", "text", searched=True, width=6),
     Column("run_date", "Run date", "date", searched=True, width=6.5),
-    # 64 hex digits wrap onto two lines.
-    Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True, width=17.5),
+    # Its first HASH_SHOWN hex digits, so that a row stays on one line; the report page shows it
+    # whole, and the filter matches the whole of it.
+    Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True, width=7.5),
     Column("report_url", "Copy", "copy", sortable=False, width=4.5),
 )
+# The hex digits of a reproducibility hash a table shows.
+HASH_SHOWN = 12
 # What each cell of a row is made from, in order: its column's kind and field position.
 CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in COLUMNS)
 # The model column takes what is left of a table at least this much wider than the other columns:

@@ -5,12 +5,13 @@ in ``generate_output``.
 (``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
 what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
-processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
-the pages of long families, each suite's metrics for comparing, and the report copies and pages,
-each page rendered with the context as it is then (other plugins may have added to it); the
-changes pages of a build given a previous leaderboard; then it announces every file with
-``content_written``, removes what an earlier render in the same folder wrote and this one did not,
-and writes the render's marker last."""
+processes leaderboard.json, the page's data file and its chunks for compare, the CSV downloads, the
+compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
+every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
+rendered with the context as it is then (other plugins may have added to it); the changes pages of a
+build given a previous leaderboard; then it announces every file with ``content_written``, removes
+what an earlier render in the same folder wrote and this one did not, and writes the render's marker
+last."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 from urllib.parse import quote
 
 from markupsafe import Markup
@@ -29,15 +30,15 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
-from .columns import CELLS, COLUMNS, MODEL_MIN_WIDTH, NUMERIC_KINDS
+from .columns import CELLS, COLUMNS, HASH_SHOWN, MODEL_MIN_WIDTH, NUMERIC_KINDS
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
-from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
+from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, made, pager, percent, report_details,
-                   site_nav, suite_rows)
+from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, made, pager, panel_script_path,
+                   percent, report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
@@ -45,10 +46,11 @@ logger = logging.getLogger(__name__)
 REPORT_PAGES = "report/"
 REPORT_COPIES = "reports/"
 DATA_SCRIPT = "leaderboard-data.js"
+ROW_CHUNKS = "rows/"
 COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, "changes/")
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/")
 # Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
 OWN_FILES = (CHANGES_PAGE,)
 
@@ -96,7 +98,7 @@ class LeaderboardGenerator(Generator):
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
         self.view: BoardView = board_view(self.leaderboard, self.options.thin_evidence, self.options.page_rows,
-                                          self.options.chart_marks)
+                                          self.options.chart_marks, self.options.index_rows, self.options.index_tables)
         self.context["leaderboard_view"] = self.view
         self.context["suite_csv_path"] = suite_csv_path
         self.context["leaderboard_columns"] = COLUMNS
@@ -104,6 +106,12 @@ class LeaderboardGenerator(Generator):
         self.context["numeric_kinds"] = NUMERIC_KINDS
         self.context["model_min_width"] = MODEL_MIN_WIDTH
         self.context["report_page_url"] = report_page_url
+        self.context["family_page_path"] = family_page_path
+        self.context["suite_page_path"] = suite_page_path
+        self.context["panel_script_path"] = panel_script_path
+        self.context["short_hash"] = short_hash
+        self.context["hash_shown"] = HASH_SHOWN
+        self.context["row_chunk"] = ROW_CHUNK
         # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
         self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
@@ -122,15 +130,16 @@ class LeaderboardGenerator(Generator):
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
         job = _PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
-                       self.env.get_template("columns.css"),
+                       self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
+                       self.env.get_template("panel.js"),
                        tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
                        dict(self.context), self.settings["RELATIVE_URLS"], site)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
         tasks: list[Any] = ["whole", "index"]
-        tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f, family in enumerate(suite.families)
-                  if len(family.rows) > self.view.page_rows]
+        tasks += [("suite", s) for s in range(1, len(board.suites))]
+        tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
         tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
         written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
@@ -160,6 +169,8 @@ class _PageJob:
     family_template: Any
     compare_template: Any
     columns_template: Any
+    nojs_template: Any
+    panel_template: Any
     chrome_templates: tuple[Any, ...]  # site_head.html, site_header.html and site_footer.html
     context: dict[str, Any]
     relative_urls: bool
@@ -168,18 +179,30 @@ class _PageJob:
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
     """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json, the
-    page's data file and the CSV downloads) and the compare page; ``"index"``; ``("pages", suite,
-    family)``, a long family's pages after the first; ``("compare", suite)``, a suite's metrics; or
-    the copies and pages of a range of rows."""
+    page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
+    index and the style made of the column table; ``("suite", suite)``, another suite's page and
+    panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
+    metrics; or the copies and pages of a range of rows."""
     board, view = job.board, job.view
     if task == "index":
-        # The largest page: written as it is rendered, a piece at a time, never held whole.
-        pieces = _rendered_pieces(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view)
-        return [job.site.write_pieces("index.html", _chunked(pieces)),
-                _render(job, job.columns_template, "theme/columns.css")]
+        # The first suite's page; the others are the ("suite", s) tasks.
+        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view,
+                        current=board.suites[0], panels=True),
+                _render(job, job.columns_template, "theme/columns.css"),
+                _render(job, job.nojs_template, "theme/nojs.css")]
+    if isinstance(task, tuple) and task[0] == "suite":
+        # A suite's page, for a reader without the script, and its panel as a script, which the
+        # index's tabs load when the suite is first shown (its links are the index's).
+        suite = board.suites[task[1]]
+        return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
+                        view=view, current=suite, panels=False),
+                _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
+                        view=view, suite=suite, relative_to="index.html")]
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
                    job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+                   *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
+                     for number in range(chunk_count(len(board.rows)))),
                    _render(job, job.compare_template, "compare.html", page_name="compare")]
         lines = csv_lines(board.rows)
         written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
@@ -199,14 +222,15 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
 
 
 def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) -> list[str]:
-    """Pages 2 and on of a family longer than a page: each the family's table for its slice of rows."""
+    """A family's pages: each the family's table for its slice of rows (the index shows its top)."""
     board, view = job.board, job.view
     suite = board.suites[suite_number]
     family = suite.families[family_number]
+    count = pager(suite, family_number + 1, 1, view.page_rows).count
     return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
                     leaderboard=board, view=view, suite=suite, family=family, pages=pages,
                     shown=family.rows[pages.first - 1:pages.last])
-            for pages in _after_the_first(lambda number: pager(suite, family_number + 1, number, view.page_rows))]
+            for pages in (pager(suite, family_number + 1, number, view.page_rows) for number in range(1, count + 1))]
 
 
 def _write_changes(job: _PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
@@ -241,27 +265,15 @@ def _rendered(job: _PageJob, template: Any, save_as: str, **variables: Any) -> s
 
 
 def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: Any) -> Iterator[str]:
-    """The text of ``_rendered``, in the pieces the template makes it in."""
+    """The text of ``_rendered``, in the pieces the template makes it in. Given ``relative_to``, its
+    links are written for that page instead (a suite's panel script, shown within the index)."""
+    relative_to = variables.pop("relative_to", save_as)
     context = template.new_context(job.context, shared=True)
     local = context.vars
     local.update(output_file=save_as, **variables)
     if job.relative_urls:
-        local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(save_as))
+        local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(relative_to))
     return template.root_render_func(context)
-
-
-def _chunked(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[bytes]:
-    """``pieces`` encoded in UTF-8 and gathered into chunks of about ``size`` characters."""
-    held: list[str] = []
-    count = 0
-    for piece in pieces:
-        held.append(piece)
-        count += len(piece)
-        if count >= size:
-            yield "".join(held).encode("utf-8")
-            held, count = [], 0
-    if held:
-        yield "".join(held).encode("utf-8")
 
 
 class _Chrome(NamedTuple):

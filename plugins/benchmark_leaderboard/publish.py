@@ -1,6 +1,6 @@
 """Publish: the site's data files as bytes (leaderboard.json, the report copies, the page's data
-file leaderboard-data.js and each suite's metrics for comparing, compare-data/<anchor>.js), made
-from the ranked rows. Nothing here writes a file."""
+file leaderboard-data.js, its chunks for the compare page, rows/<n>.js, and each suite's metrics
+for comparing, compare-data/<anchor>.js), made from the ranked rows. Nothing here writes a file."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
-from .columns import COLUMNS, EMBEDDED_FIELDS
+from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
 from .view import leaves_of, shown
@@ -179,19 +179,23 @@ def unpacked(data: dict[str, Any]) -> dict[str, list[Any]]:
     return {name: unpack_column(column, data["row_count"]) for name, column in data["fields"].items()}
 
 
-def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView | None" = None) -> str:
+def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView | None" = None,
+             span: slice | None = None) -> str:
     """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
-    ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when
-    unknown), ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's
-    Pareto frontier, else 0)) to its values in ranking order, each packed (``pack_column``: row
-    ``i``'s value is ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind,
-    searched, sortable) in the order of the cells; ``published`` is a row's published fields in
-    the schema's order (the compare page's lines and the columns of the CSV the page makes of the
-    rows shown); ``suites`` names the suites, their anchors (the panels' ids and the compare-data
-    files' names) and their families in the order of the page's tabs and tables; ``thin_evidence``
-    and ``page_rows`` are the build's settings. Escaped so that no report text can close a script
-    element or open a comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which
-    JSON and JavaScript read back unchanged."""
+    ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when unknown),
+    ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's Pareto frontier,
+    else 0)) to its values in ranking order, each packed (``pack_column``: row ``i``'s value is
+    ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind, searched, sortable) in the
+    order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
+    lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
+    anchors (the panels' ids and the compare-data files' names) and their families in the order of the
+    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows`` the rows Show more adds, ``hash_shown`` the
+    hash's digits a table shows. Escaped so that no report text can close a script element or open a
+    comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
+    back unchanged. Given ``span``, only those rows (a chunk's: its row ``i`` is the ranking's
+    ``span.start + i``)."""
+    span = span or slice(None)
+    rows = rows[span]
     index = {name: position for position, name in enumerate(FIELDS)}
     fields: dict[str, Any] = {name: [row[index[name]] for row in rows] for name in EMBEDDED_FIELDS}
     data: dict[str, Any] = {
@@ -206,9 +210,10 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
                    for suite in suites],
     }
     if view is not None:
-        fields.update(fixture_count=list(view.fixture_count), param_count=list(view.param_count),
-                      size=list(view.size), frontier=list(view.frontier))
-        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows)
+        fields.update(fixture_count=list(view.fixture_count[span]), param_count=list(view.param_count[span]),
+                      size=list(view.size[span]), frontier=list(view.frontier[span]))
+        data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
+                    hash_shown=HASH_SHOWN)
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 
@@ -219,9 +224,27 @@ def _script_json(data: Any) -> str:
 
 def data_script(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView") -> bytes:
     """leaderboard-data.js: ``window.leaderboardData = <embedded>;``, a same-origin script that the
-    index and the compare page load before their own (it works from disk and under
+    compare page loads before its own and the index's script when the reader first filters, sorts
+    or downloads (it works from disk and under
     ``default-src 'self'``, which a fetched JSON file would not from disk)."""
     return ("window.leaderboardData = " + embedded(rows, suites, view) + ";\n").encode("utf-8")
+
+
+# The compare page reads the rows it shows from chunks of this many rows (rows/<n>.js), not from the
+# whole leaderboard's data file, so that it costs the same at 100 reports and at 100,000.
+ROW_CHUNK = 1000
+
+
+def chunk_count(row_count: int) -> int:
+    return -(-row_count // ROW_CHUNK)
+
+
+def chunk_script(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView", number: int) -> bytes:
+    """rows/<number>.js: ``window.leaderboardRows[<number>] = <embedded>;`` of the ROW_CHUNK rows from
+    ``number * ROW_CHUNK`` on, added to what the other chunks put there."""
+    span = slice(number * ROW_CHUNK, (number + 1) * ROW_CHUNK)
+    return ("(window.leaderboardRows = window.leaderboardRows || {})[" + str(number) + "] = "
+            + embedded(rows, suites, view, span) + ";\n").encode("utf-8")
 
 
 def metric_value(value: Any) -> Any:

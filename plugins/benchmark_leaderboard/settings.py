@@ -34,15 +34,21 @@ DEFAULTS: dict[str, Any] = {
     "LEADERBOARD_PREVIOUS_LEADERBOARD": None,
     # Rows whose report has fewer fixtures than this are marked as thin evidence.
     "LEADERBOARD_THIN_EVIDENCE": 10,
-    # A family table shows this many rows on the index; the rest are on static pages of as many
-    # rows each (suite/<anchor>/<family>/<page>.html), so no page grows with the archive.
+    # A family's rows are on static pages of this many rows each (suite/<anchor>/<family>/<page>.html),
+    # so no page grows with the archive.
     "LEADERBOARD_PAGE_ROWS": 50,
+    # The index (and each suite's page) shows the top this many rows of each family, for its first
+    # LEADERBOARD_INDEX_TABLES families, and links every family to its pages: what a reader loads
+    # first is bounded whatever the number of rows, suites and families.
+    "LEADERBOARD_INDEX_ROWS": 5,
+    "LEADERBOARD_INDEX_TABLES": 10,
     # A suite's chart marks its frontier's rows one by one, each linked to its report, up to this
     # many; a longer frontier is drawn as its line alone. Every row not marked is counted in a grid.
     "LEADERBOARD_CHART_MARKS": 100,
 }
 # The least value each whole-number setting may take.
-_LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_CHART_MARKS": 0}
+_LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_INDEX_ROWS": 1,
+          "LEADERBOARD_INDEX_TABLES": 1, "LEADERBOARD_CHART_MARKS": 0}
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,8 @@ class Options:
     previous_leaderboard: str | None
     thin_evidence: int
     page_rows: int
+    index_rows: int
+    index_tables: int
     chart_marks: int
 
 
@@ -81,6 +89,8 @@ def options(settings: dict[str, Any]) -> Options:
         previous_leaderboard=path("LEADERBOARD_PREVIOUS_LEADERBOARD"),
         thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],
         page_rows=value["LEADERBOARD_PAGE_ROWS"],
+        index_rows=value["LEADERBOARD_INDEX_ROWS"],
+        index_tables=value["LEADERBOARD_INDEX_TABLES"],
         chart_marks=value["LEADERBOARD_CHART_MARKS"],
     )
 
@@ -90,6 +100,7 @@ def checked(resolved: Options) -> Options:
     ``_LEAST``; otherwise ``BuildFailed``, one line naming the setting. (Reading the options never
     fails: the build runner reads them too, to know which folders the build reads.)"""
     for key, field in (("LEADERBOARD_THIN_EVIDENCE", "thin_evidence"), ("LEADERBOARD_PAGE_ROWS", "page_rows"),
+                       ("LEADERBOARD_INDEX_ROWS", "index_rows"), ("LEADERBOARD_INDEX_TABLES", "index_tables"),
                        ("LEADERBOARD_CHART_MARKS", "chart_marks")):
         given = getattr(resolved, field)
         if isinstance(given, bool) or not isinstance(given, int) or given < _LEAST[key]:

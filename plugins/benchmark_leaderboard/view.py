@@ -286,13 +286,30 @@ class Pager:
 
 
 def family_page_path(anchor: str, family_number: int, page: int) -> str:
-    """Where page ``page`` (2 or more) of a suite's family ``family_number`` (1-based) is written."""
+    """Where page ``page`` of a suite's family ``family_number`` (both 1-based) is written."""
     return f"suite/{anchor}/{family_number}/{page}.html"
 
 
 def page_url(anchor: str, family_number: int, page: int) -> str:
-    """The URL within the site of a family's page: its suite's panel on the index for page 1."""
-    return "index.html#" + anchor if page == 1 else family_page_path(anchor, family_number, page)
+    """The URL within the site of a family's page."""
+    return family_page_path(anchor, family_number, page)
+
+
+def suite_page_path(anchor: str) -> str:
+    """Where a suite's page is written: the index's panel of that suite, for a reader without the
+    script (the index itself is the first suite's)."""
+    return f"suite/{anchor}/index.html"
+
+
+def panel_script_path(anchor: str) -> str:
+    """Where a suite's panel is written as a script, for the index's tabs to load when first shown."""
+    return f"suite/{anchor}/panel.js"
+
+
+def short_hash(value: str, shown: int) -> str:
+    """A reproducibility hash as a table shows it: the first ``shown`` characters after its
+    algorithm's name ("sha256:0a1b..." -> "0a1b..."); the report page shows it whole."""
+    return value.partition(":")[2][:shown] if ":" in value else value[:shown]
 
 
 def pager(suite: Any, family_number: int, page: int, page_rows: int) -> Pager:
@@ -309,6 +326,10 @@ def pages_of(url: Callable[[int], str], page: int, total: int, page_rows: int, l
     return Pager(page, count, (page - 1) * page_rows + 1, min(total, page * page_rows), total, links, label)
 
 
+# Where the script runs, a family's Show more button adds this many rows (or a page's, if fewer).
+SHOW_MORE = 100
+
+
 @dataclass(frozen=True)
 class BoardView:
     """What the index, the family pages and the page's data show beyond the published rows, by the
@@ -320,10 +341,17 @@ class BoardView:
     frontier: tuple[int, ...]  # 1 when the row is on its suite's Pareto frontier, else 0
     thin_evidence: int
     page_rows: int  # a family table's rows a page
+    index_rows: int  # a family's top rows on the index and the suites' pages
+    index_tables: int  # a suite's families that show their top rows there (the others: heading and link)
     chart_marks: int  # a chart marks its frontier's rows up to this many
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
+
+    @property
+    def more_rows(self) -> int:
+        """The rows a family's Show more button adds."""
+        return min(SHOW_MORE, self.page_rows)
 
     @property
     def tags_listed(self) -> bool:
@@ -339,7 +367,8 @@ def suite_rows(suite: Any) -> list[int]:
     return sorted(index for family in suite.families for index in family.rows)
 
 
-def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int) -> BoardView:
+def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int, index_rows: int = 5,
+               index_tables: int = 10) -> BoardView:
     rows = board.rows
     counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
     frontier = [0] * len(rows)
@@ -357,6 +386,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         frontier=tuple(frontier),
         thin_evidence=thin_evidence,
         page_rows=page_rows,
+        index_rows=index_rows,
+        index_tables=index_tables,
         chart_marks=chart_marks,
         charts=tuple(charts),
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),

@@ -1,41 +1,83 @@
 // The compare page: the rows its address names (#rows=N,M,... indices into the global ranking, two to
 // four of them) side by side, every published field and every metric of their reports, the better
 // value of each ranked metric marked and the fields whose values differ marked and, on request, the
-// only ones shown. The leaderboard's data comes from leaderboard-data.js; each suite's metrics from
-// compare-data/<anchor>.js, added as script elements when first needed (nothing is fetched, so the
-// page works from disk and under default-src 'self').
+// only ones shown. The rows come from the chunks of the leaderboard's data that hold them
+// (rows/<n>.js, a thousand rows each), each suite's metrics from compare-data/<anchor>.js, added as
+// script elements when first needed (nothing is fetched, so the page works from disk and under
+// default-src 'self'), so that the page costs the same at 100 reports and at 100,000.
 (function () {
   "use strict";
   var common = window.leaderboardCommon;
-  var data = window.leaderboardData;
+  var script = document.currentScript;
   var view = document.querySelector("[data-compare-view]");
   var help = document.querySelector("[data-compare-help]");
-  var dataScript = document.querySelector("script[src$=\"leaderboard-data.js\"]");
-  if (!common || !data || !view || !dataScript) return;
+  if (!common || !view || !script) return;
 
-  var rowCount = data.row_count;
-  // A row's value of a field of the data (read from its column, not decoding the whole column).
+  // Links are relative to the site: its root, as the build wrote it for this page.
+  var base = script.getAttribute("data-site") || "";
+  var rowCount = Number(script.getAttribute("data-rows")) || 0;
+  var CHUNK = Number(script.getAttribute("data-chunk")) || 1000;
+  var chunks = {};  // a chunk's number -> its columns, once loaded; "failed" if it could not be
+  function chunkOf(index) { return Math.floor(index / CHUNK); }
+  // A row's value of a field of the data (read from its chunk's column, not decoding the column).
   function field(name, index) {
-    var column = common.column(name);
-    return column ? column.value(index) : undefined;
+    var chunk = chunks[chunkOf(index)];
+    var column = chunk && chunk !== "failed" ? chunk[name] : null;
+    return column ? column.value(index - chunkOf(index) * CHUNK) : undefined;
   }
-  // Links are relative to the site, whose root is where the data file is.
-  var base = dataScript.getAttribute("src").slice(0, -"leaderboard-data.js".length);
-  var anchorOf = {};
-  data.suites.forEach(function (suite) { anchorOf[suite.name] = suite.anchor; });
-  // The published fields in the schema's order, then what the page adds to a row.
-  var PUBLISHED = data.published;
-  var kindOf = {};
-  data.columns.forEach(function (column) { kindOf[column.key] = column.kind; });
-  var ADDED = data.columns.filter(function (column) { return column.kind === "count" || column.kind === "size"; })
-    .map(function (column) { return column.key; }).concat(common.column("frontier") ? ["frontier"] : []);
-  // Which value of a ranked metric is better: the ranking's directions, and F1's (higher), which is
-  // shown but never ranks.
-  var BETTER = { f1: "higher" };
-  data.sort.forEach(function (rule) {
-    var parts = rule.split(":");
-    BETTER[parts[0]] = parts[1] === "asc" ? "lower" : "higher";
-  });
+  var data = null, anchorOf = {}, PUBLISHED = [], kindOf = {}, ADDED = [], BETTER = { f1: "higher" };
+  // What every chunk says of the leaderboard, read from the first loaded: the suites' anchors, the
+  // published fields in the schema's order, then what the page adds to a row, and which value of a
+  // ranked metric is better (the ranking's directions, and F1's, higher, which is shown but never
+  // ranks).
+  function learn(first) {
+    data = first;
+    data.suites.forEach(function (suite) { anchorOf[suite.name] = suite.anchor; });
+    PUBLISHED = data.published;
+    data.columns.forEach(function (column) { kindOf[column.key] = column.kind; });
+    ADDED = data.columns.filter(function (column) { return column.kind === "count" || column.kind === "size"; })
+      .map(function (column) { return column.key; }).concat("frontier" in data.fields ? ["frontier"] : []);
+    data.sort.forEach(function (rule) {
+      var parts = rule.split(":");
+      BETTER[parts[0]] = parts[1] === "asc" ? "lower" : "higher";
+    });
+  }
+  function has(name) { return data !== null && name in data.fields; }
+
+  // The chunks holding ``rows``, loaded once each; ``done`` once all have loaded or failed.
+  var loading = {};
+  function loadChunks(rows, done) {
+    var wanted = [];
+    rows.forEach(function (index) {
+      var number = chunkOf(index);
+      if (!(number in chunks) && wanted.indexOf(number) === -1) wanted.push(number);
+    });
+    var left = wanted.length;
+    if (!left) { done(); return; }
+    wanted.forEach(function (number) {
+      if (loading[number]) { loading[number].push(finish); return; }
+      loading[number] = [finish];
+      var element = document.createElement("script");
+      element.src = base + "rows/" + number + ".js";
+      function loaded(ok) {
+        var all = window.leaderboardRows;
+        var chunk = ok && all && all[number];
+        if (chunk && chunk.fields) {
+          if (!data) learn(chunk);
+          chunks[number] = common.columnsOf(chunk);
+        } else {
+          chunks[number] = "failed";
+        }
+        var callbacks = loading[number];
+        delete loading[number];
+        callbacks.forEach(function (callback) { callback(); });
+      }
+      element.onload = function () { loaded(true); };
+      element.onerror = function () { loaded(false); };
+      document.head.appendChild(element);
+    });
+    function finish() { if (--left === 0) done(); }
+  }
 
   function parseRows(hash) {
     var params;
@@ -84,7 +126,7 @@
   function shownField(name, index) {
     var value = name === "report_url" ? common.reportUrl(field("report_path", index)) : field(name, index);
     if (kindOf[name] === "percent") return common.percent(value) + "%";
-    if (kindOf[name] === "size") return value === null ? "unknown" : (common.column("size") ? field("size", index) + " (" : "") + value + (common.column("size") ? ")" : "");
+    if (kindOf[name] === "size") return value === null ? "unknown" : (has("size") ? field("size", index) + " (" : "") + value + (has("size") ? ")" : "");
     if (name === "frontier") return value ? "yes" : "no";
     return value === null || value === undefined ? "" : String(value);
   }
@@ -156,6 +198,15 @@
 
   function render() {
     rows = parseRows(location.hash);
+    if (rows.length >= common.COMPARE_MIN && rows.some(function (index) { return !(chunkOf(index) in chunks); })) {
+      loadChunks(rows, render);
+      return;
+    }
+    if (rows.some(function (index) { return chunks[chunkOf(index)] === "failed"; })) {
+      view.textContent = "";
+      view.appendChild(element("p", "The rows this address names could not be loaded (rows/ of the site).", "problem"));
+      return;
+    }
     view.textContent = "";
     view.hidden = false;
     if (help) help.hidden = true;

@@ -2,7 +2,7 @@
 // text as the build writes (a percentage as the tables show it, a number as leaderboard.json writes
 // it, a URL quoted as the build quotes it, a CSV line as leaderboard.csv writes it), so that a row
 // the page makes reads exactly like a row the build made; how many rows a comparison holds; and how
-// the page's data file (window.leaderboardData) is read.
+// the page's data file (window.leaderboardData) is read, whenever it is loaded.
 (function () {
   "use strict";
 
@@ -240,10 +240,14 @@
   };
 
   // The page's data file's columns (window.leaderboardData.fields) are read through Column; its
-  // `fields` becomes, for other readers, each column's list of values, made when first read.
-  var data = window.leaderboardData;
+  // `fields` becomes, for other readers, each column's list of values, made when first read. Read
+  // as this script runs when the page loaded the data first (the compare page), or once the page
+  // has loaded it (read).
   var columns = {};
-  if (data && data.fields) {
+  var done = null;
+  function read(data) {
+    if (!data || !data.fields || data === done) return;
+    done = data;
     var packed = data.fields;
     data.fields = {};
     Object.keys(packed).forEach(function (name) {
@@ -255,11 +259,18 @@
       });
     });
   }
+  read(window.leaderboardData);
 
   window.leaderboardCommon = {
     COMPARE_MIN: 2, COMPARE_MAX: 4,
     percent: percent, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
-    csvCell: csvCell, csv: csv,
+    csvCell: csvCell, csv: csv, read: read,
+    // A data file's columns (a chunk's, on the compare page), by name, read like the page's own.
+    columnsOf: function (data) {
+      var found = {};
+      Object.keys(data.fields).forEach(function (name) { found[name] = new Column(data.fields[name], data.row_count); });
+      return found;
+    },
     // The data's column of a field, or null.
     column: function (name) { return Object.prototype.hasOwnProperty.call(columns, name) ? columns[name] : null; },
     // A column of values worked out by the page: its entries and each row's entry number.

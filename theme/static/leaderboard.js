@@ -1,34 +1,35 @@
 // The leaderboard page's behaviour: suite tabs, the row filter (text and size), sorting, picking rows
 // to compare, downloading the rows shown, dimming the chart's hidden marks, and an address that keeps
-// all of it. Everything is read from leaderboard-data.js, which the page loads before this script;
-// nothing is fetched. Without this script every suite shows, each family's first rows on the index
-// and the rest on its static pages, in the canonical order, and nothing is lost.
+// all of it. Nothing is fetched: what the page needs later is added as same-origin scripts, which
+// work from disk and under default-src 'self'. Without this script the index shows the first
+// suite, its tabs are links to the other suites' pages, each family shows its top rows and links to
+// its pages, which hold every row, and nothing is lost.
 //
-// The data is column-major (a field's column gives row i of the global ranking, read through
-// leaderboardCommon.column) and every column fact comes from data.columns, so the script knows no
-// cell position. With the script, a family's table
-// body shows the rows that match in the chosen order, a hundred or so at a time (with a Show more
-// button): rows the index does not hold are made from the data, as the build writes them, so that
-// filter and sort cover every row and the page only ever lays out a few hundred rows per suite.
+// Two layers. The page's own (tabs, the selection to compare, the address) needs no data: on the
+// index, a suite's panel is loaded when it is first shown (suite/<anchor>/panel.js, the same markup
+// as its page). The rows' (filter, sort, Show more, download) reads leaderboard-data.js, every row
+// of the archive, which is loaded when one of them is first used, never before the page is ready;
+// what was asked meanwhile is done once it is read. The data is column-major (a field's column gives
+// row i of the global ranking, read through leaderboardCommon.column) and every column fact comes
+// from data.columns, so the script knows no cell position. Once asked, a family's table body shows
+// the rows that match in the chosen order, a hundred or so at a time (with a Show more button): rows
+// the page does not hold are made from the data, as the build writes them.
 (function () {
   "use strict";
   var common = window.leaderboardCommon;
-  var data = window.leaderboardData;
-  var tablist = document.querySelector("[role=tablist]");
+  var script = document.currentScript;
+  var nav = document.querySelector("[data-tabs]");
   var controls = document.querySelector("[data-controls]");
   var input = document.getElementById("filter");
   var status = document.getElementById("filter-status");
-  if (!data || !common || !tablist || !controls || !input || !status) return;
+  if (!common || !script || !nav || !controls || !input || !status) return;
 
-  var columns = data.columns;
-  var rowCount = data.row_count;
-  // A family shows this many rows at a time, and Show more adds as many: the rows of one of its
-  // static pages, or fewer where a page is long, so that answering a keystroke or a sort lays out
-  // a few hundred rows per suite, not thousands.
-  var AT_ONCE = 100;
-  var chunk = Math.min(AT_ONCE, data.page_rows > 0 ? data.page_rows : Infinity);
-  var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
-  var sizeBox = controls.querySelector("[data-size]");
+  var DATA = "leaderboard-data.js";
+  var dataUrl = script.getAttribute("data-data") || "";
+  // Links to the site's files are relative to the page: the site's root is where the data file is.
+  var base = dataUrl.slice(0, -DATA.length);
+  // On the index the tabs show the suites in place; on a suite's own page they stay links.
+  var inPlace = nav.hasAttribute("data-panels");
   var sizeMin = document.getElementById("size-min");
   var sizeMax = document.getElementById("size-max");
   var canonicalButton = controls.querySelector("[data-canonical]");
@@ -39,514 +40,72 @@
   var compareStatus = document.getElementById("compare-status");
   var compareBase = compareLink ? compareLink.getAttribute("href") : "";
 
-  var cellOf = {};  // a column's key -> the position of its cell in a row
-  var kindAt = {};  // a kind -> the position of its (first) column
-  columns.forEach(function (column, cell) {
-    cellOf[column.key] = cell;
-    if (!(column.kind in kindAt)) kindAt[column.kind] = cell;
+  function addScript(src, done) {
+    var element = document.createElement("script");
+    element.src = src;
+    element.onload = function () { done(true); };
+    element.onerror = function () { done(false); };
+    document.head.appendChild(element);
+  }
+
+  // The suites, in the order of the tabs: a tab (the link to its page) and a panel, the page's own
+  // or, on the index, one made empty and filled when first shown.
+  var suites = Array.prototype.slice.call(nav.querySelectorAll("a[data-panel]")).map(function (link) {
+    var anchor = link.getAttribute("data-panel");
+    var panel = document.getElementById(anchor);
+    return { anchor: anchor, tab: link, panel: panel, loaded: Boolean(panel), loading: false,
+             name: link.querySelector(".tab-name").textContent, count: link.querySelector("[data-count]"),
+             shown: -1 };
   });
-  // The size filter reads the size column's field (a parameter count, null when unknown).
-  var SIZE = "size" in kindAt ? columns[kindAt.size].key : null;
-  var hasSizes = SIZE !== null && common.column(SIZE) !== null;
-  var rankKey = "rank" in kindAt ? columns[kindAt.rank].key : null;
-  var selectCell = "select" in kindAt ? kindAt.select : -1;
+  if (!suites.length) return;
+  // The archive's rows, counted by the tabs as served: a row named in the address must be one.
+  var rowTotal = 0;
+  suites.forEach(function (suite) { rowTotal += Number(suite.count.textContent) || 0; });
+  var selected = 0;
+  suites.forEach(function (suite, s) { if (suite.tab.getAttribute("aria-current") === "page") selected = s; });
+  var own = suites[selected].panel;
+  if (!own) return;
 
-  // Suites, in the order of the tabs and panels, and their families, in the order of their tables.
-  var tabs = Array.prototype.slice.call(tablist.querySelectorAll("[role=tab]"));
-  var families = [];
-  var familyByName = {};
-  var suites = data.suites.map(function (suite, s) {
-    var tab = tabs[s];
-    var panel = document.getElementById(tab.getAttribute("aria-controls"));
-    var boxes = panel.querySelectorAll("[data-family]");
-    var own = suite.families.map(function (name, f) {
-      var table = boxes[f].querySelector("table");
-      var tbody = table.tBodies[0];
-      // The index holds a family's first rows, in canonical order; `written` keeps them once the
-      // script takes the table body over.
-      var entry = { id: families.length, suite: s, box: boxes[f], table: table, tbody: tbody, rows: [],
-                    held: tbody.rows.length, written: null, matched: [], shown: null, limit: 0, stale: false,
-                    more: null, hidden: false };
-      families.push(entry);
-      familyByName[suite.name + "\u0000" + name] = entry;
-      return entry;
-    });
-    return { tab: tab, panel: panel, families: own, count: tab.querySelector("[data-count]"),
-             empty: panel.querySelector("[data-empty]"), shown: -1 };
-  });
-
-  // Each row's family, its place in it and its rank in its suite (the rank column's value). A
-  // family is found by the entry numbers of its suite and family name in their columns.
-  var suiteColumn = common.column("suite"), familyColumn = common.column("model_family");
-  var suiteEntries = suiteColumn.entries(), familyEntries = familyColumn.entries();
-  var familyAt = new Int32Array(suiteEntries.length * familyEntries.length);
-  for (var se = 0; se < suiteEntries.length; se++) {
-    for (var fe = 0; fe < familyEntries.length; fe++) {
-      var named = familyByName[suiteEntries[se] + "\u0000" + familyEntries[fe]];
-      familyAt[se * familyEntries.length + fe] = named ? named.id : -1;
-    }
-  }
-  var familyOf = new Int32Array(rowCount);
-  var placeOf = new Int32Array(rowCount);
-  var rankInSuite = new Int32Array(rowCount);
-  var counted = new Int32Array(suites.length);
-  var familyCount = familyEntries.length;
-  for (var i = 0; i < rowCount; i++) {
-    var family = families[familyAt[suiteColumn.at(i) * familyCount + familyColumn.at(i)]];
-    familyOf[i] = family.id;
-    placeOf[i] = family.rows.length;
-    family.rows.push(i);
-    rankInSuite[i] = ++counted[family.suite];
-  }
-  families.forEach(function (f) { f.shown = f.rows.slice(0, f.held); });
-
-  // A field's column: from the data, or worked out (the rank); null for a field the data does not
-  // hold (the copy's URL, made from the report's path where it is needed).
-  var derived = {};
-  function column(key) {
-    var found = common.column(key);
-    if (found || key !== rankKey) return found;
-    if (!derived[key]) {
-      var most = 0;
-      for (var c = 0; c < counted.length; c++) most = Math.max(most, counted[c]);
-      var ranks = new Array(most), at = new Int32Array(rowCount);
-      for (var n = 0; n < most; n++) ranks[n] = n + 1;
-      for (var r = 0; r < rowCount; r++) at[r] = rankInSuite[r] - 1;
-      derived[key] = common.derived(ranks, at);
-    }
-    return derived[key];
-  }
-  // A row's value of a published field, as leaderboard.json has it.
-  var reportPath = common.column("report_path");
-  function value(key, index) {
-    if (key === "report_url") return common.reportUrl(reportPath.value(index));
-    var found = column(key);
-    return found ? found.value(index) : null;
-  }
-  var modelColumn = common.column("model_name"), deviceColumn = common.column("device");
-  var frontierColumn = common.column("frontier"), sizeColumn = common.column("size");
-
-  // Rows the index does not hold are made like the build makes them: a copy of its first row, each
-  // cell filled as its column's kind says, with the marks a cell may carry after its value (a
-  // frontier row, thin evidence) copied from the page, and the checkbox named as the page names it.
-  var prototype = null;
-  for (var p = 0; p < families.length && !prototype; p++) {
-    if (families[p].held) prototype = families[p].tbody.rows[0].cloneNode(true);
-  }
-  function found(selector) {
-    var mark = document.querySelector(selector);
-    return mark ? mark.cloneNode(true) : null;
-  }
-  var frontierBadge = found("tbody .badge.frontier");
-  var thinBadge = found("tbody .badge.thin");
-  // Links in a row are relative to the site: the prefix the build wrote before the site's paths.
-  var prefix = "";
-  var checkboxLabel = function () { return ""; };
-  if (prototype) {
-    var first = Number(prototype.getAttribute("data-row"));
-    var link = "model" in kindAt ? prototype.cells[kindAt.model].firstElementChild : null;
-    var href = link ? link.getAttribute("href") : "";
-    var page = common.reportPageUrl(reportPath.value(first));
-    if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
-    var box = selectCell === -1 ? null : prototype.cells[selectCell].firstElementChild;
-    var label = box ? box.getAttribute("aria-label") || "" : "";
-    var model = modelColumn.value(first), device = deviceColumn.value(first);
-    var at = label.indexOf(model), then = at === -1 ? -1 : label.indexOf(device, at + model.length);
-    if (then !== -1) {
-      var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
-      checkboxLabel = function (index) { return before + modelColumn.value(index) + between + deviceColumn.value(index) + after; };
-    }
-  }
-  var fillers = columns.map(function (spec) {
-    var list = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
-    function text(index) {
-      var found = list ? list.value(index) : null;
-      return found === null || found === undefined ? "" : String(found);
-    }
-    switch (spec.kind) {
-      case "rank":
-        return function (cell, index) { cell.textContent = String(rankInSuite[index]); };
-      case "model":
-        return function (cell, index) {
-          var anchor = cell.firstElementChild;
-          anchor.setAttribute("href", prefix + common.reportPageUrl(reportPath.value(index)));
-          anchor.textContent = modelColumn.value(index);
-          if (cell.childNodes.length > 1) {
-            cell.textContent = "";
-            cell.appendChild(anchor);
-          }
-          if (frontierBadge && frontierColumn && frontierColumn.value(index)) cell.append(" ", frontierBadge.cloneNode(true));
-        };
-      case "copy":
-        return function (cell, index) {
-          cell.firstElementChild.setAttribute("href", prefix + common.reportUrl(reportPath.value(index)));
-        };
-      case "select":
-        return function (cell, index) {
-          var checkbox = cell.firstElementChild;
-          checkbox.setAttribute("data-compare", String(index));
-          checkbox.setAttribute("aria-label", checkboxLabel(index));
-          checkbox.checked = false;
-        };
-      case "percent":
-        return function (cell, index) { cell.textContent = common.percent(list.value(index)); };
-      case "count":
-        return function (cell, index) {
-          var count = list.value(index);
-          cell.textContent = String(count);
-          if (thinBadge && count < thin) cell.append(" ", thinBadge.cloneNode(true));
-        };
-      case "size":
-        return function (cell, index) { cell.textContent = sizeColumn ? sizeColumn.value(index) : text(index); };
-      default:
-        return function (cell, index) { cell.textContent = text(index); };
-    }
-  });
-
-  function makeRow(index) {
-    var tr = prototype.cloneNode(true);
-    tr.setAttribute("data-row", String(index));
-    var cells = tr.cells;
-    for (var c = 0; c < fillers.length; c++) fillers[c](cells[c], index);
-    return tr;
-  }
-
-  // A row's element: the one the page holds, or one made once and kept.
-  var made = {};
-  function row(index) {
-    var family = families[familyOf[index]];
-    var tr = placeOf[index] < family.held ? family.written[placeOf[index]] : made[index] || (made[index] = makeRow(index));
-    if (selectCell !== -1) {
-      var checkbox = tr.cells[selectCell].firstElementChild;
-      var on = selection.indexOf(index) !== -1;
-      if (checkbox.checked !== on) checkbox.checked = on;
-    }
-    return tr;
-  }
-
-  function existing(index) {
-    var family = families[familyOf[index]];
-    if (placeOf[index] < family.held) return family.written ? family.written[placeOf[index]] : family.tbody.rows[placeOf[index]];
-    return made[index] || null;
-  }
-
-  // What the filter searches: the searched columns' values and the family, ignoring case. A row
-  // matches a word when one of its values holds it; each column is searched once a word, its
-  // distinct values (entries) rather than its rows, and what a word matches is kept for the next
-  // keystrokes. The columns' lower-case text is made once, as the page starts.
-  var SEARCHED = ["model_family"];
-  columns.forEach(function (spec) { if (spec.searched) SEARCHED.push(spec.key); });
-  var searchedColumns = SEARCHED.map(column).filter(Boolean);
-  var matching = new Map();
-  function rowsHolding(word) {
-    var rows = matching.get(word);
-    if (rows) return rows;
-    rows = new Uint8Array(rowCount);
-    searchedColumns.forEach(function (found) {
-      var entries = found.holding(word);
-      if (!entries) return;
-      var index = found.codes();
-      if (!index) {
-        for (var r = 0; r < rowCount; r++) rows[r] |= entries[r];
-      } else {
-        for (var q = 0; q < rowCount; q++) rows[q] |= entries[index[q]];
+  // The WAI-ARIA tabs pattern, on the index: each link becomes the tab of its panel.
+  if (inPlace) {
+    var after = own;
+    suites.forEach(function (suite) {
+      if (!suite.panel) {
+        suite.panel = document.createElement("section");
+        suite.panel.className = "panel";
+        suite.panel.id = suite.anchor;
+        suite.panel.hidden = true;
+        after.insertAdjacentElement("afterend", suite.panel);
       }
+      after = suite.panel;
+      suite.panel.setAttribute("role", "tabpanel");
+      suite.panel.setAttribute("aria-labelledby", suite.tab.id);
+      suite.panel.tabIndex = 0;
     });
-    if (matching.size >= 32) matching.clear();
-    matching.set(word, rows);
-    return rows;
+    nav.setAttribute("role", "tablist");
+    suites.forEach(function (suite, s) {
+      suite.tab.setAttribute("role", "tab");
+      suite.tab.setAttribute("aria-controls", suite.anchor);
+      suite.tab.setAttribute("aria-selected", s === selected ? "true" : "false");
+      suite.tab.tabIndex = s === selected ? 0 : -1;
+      suite.tab.removeAttribute("aria-current");
+    });
   }
 
-  // The view: the filter's words, the size bounds (millions of parameters, null when unset), the
-  // sort (null: canonical), the rows picked to compare, and the chosen suite.
+  // The view: the filter's text, the size bounds (millions of parameters, null when unset), the
+  // sort (null: canonical), the rows picked to compare, and the chosen suite. The rows' layer
+  // (`rows`, once the data is read) applies it.
   var query = "";
-  var words = [];
   var bounds = { min: null, max: null };
   var sort = null;
   var selection = [];
-  var selected = 0;
-  var match = new Uint8Array(rowCount).fill(1);
+  var rows = null;
 
   function bounded() { return bounds.min !== null || bounds.max !== null; }
-
-  function computeMatch() {
-    words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    var sizes = hasSizes && bounded() ? column(SIZE) : null;
-    var low = bounds.min === null ? -Infinity : bounds.min * 1e6;
-    var high = bounds.max === null ? Infinity : bounds.max * 1e6;
-    var held = words.map(rowsHolding);
-    // The size bound, decided once an entry.
-    var fits = null;
-    if (sizes) {
-      fits = new Uint8Array(sizes.count());
-      for (var e = 0; e < fits.length; e++) {
-        var size = sizes.entry(e);
-        fits[e] = size !== null && size >= low && size <= high ? 1 : 0;
-      }
-    }
-    for (var r = 0; r < rowCount; r++) {
-      var yes = 1;
-      for (var w = 0; yes && w < held.length; w++) yes = held[w][r];
-      if (yes && fits) yes = fits[sizes.at(r)];
-      match[r] = yes;
-    }
-  }
-
-  // A sort's order of every row, made once per column and direction: values compared as numbers or
-  // as text ignoring case, ties in canonical order, unknown values last either way. A column's
-  // distinct values (its entries) are ranked once, by one comparison sort; the rows are then
-  // placed by their entry's rank (a counting sort, which keeps ties in canonical order).
-  var orders = {};
-  var ranked = {};
-  var ranking = {};  // a column whose entries are being sorted while the page is idle
-  function always() { return true; }
-
-  // A merge sort of `ids` that can stop and go on: sorted blocks, then merged pass by pass, a slice
-  // of work at a time while more() says there is time. step(more) tells whether it is done; the
-  // sorted ids are then `result`.
-  function Sorter(ids, compare) {
-    var n = ids.length, from = ids, to = new Int32Array(n), BLOCK = 2048, SLICE = 4096;
-    var sorted = 0, width = BLOCK, lo = 0, mid = 0, hi = 0, i = 0, j = 0, k = 0, merging = false;
-    var self = this;
-    self.result = ids;
-    self.done = n <= 1;
-    self.step = function (more) {
-      while (!self.done && more()) {
-        if (sorted < n) {
-          from.subarray(sorted, Math.min(n, sorted + BLOCK)).sort(compare);
-          sorted += BLOCK;
-          if (sorted >= n && width >= n) self.done = true;
-          continue;
-        }
-        if (!merging) {
-          mid = Math.min(n, lo + width);
-          hi = Math.min(n, lo + 2 * width);
-          i = lo; j = mid; k = lo;
-          merging = true;
-        }
-        for (var c = 0; c < SLICE && k < hi; c++) {
-          to[k++] = j >= hi || (i < mid && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
-        }
-        if (k < hi) continue;
-        merging = false;
-        lo = hi;
-        if (lo >= n) {
-          var swap = from; from = to; to = swap;
-          width *= 2;
-          lo = 0;
-          if (width >= n) { self.result = from; self.done = true; }
-        }
-      }
-      return self.done;
-    };
-  }
-
-  // A column's entries ranked by their sort key (equal keys share a rank; unknown ones get -1):
-  // at once, or given more(), as far as the time allows (null until done).
-  function ranks(key, more) {
-    if (ranked[key]) return ranked[key];
-    var job = ranking[key];
-    if (!job) {
-      var entries = column(key).entries();
-      var text = false;
-      for (var e = 0; e < entries.length && !text; e++) text = entries[e] !== null && typeof entries[e] !== "number";
-      var keys = text ? entries.map(function (v) { return v === null ? null : String(v).toLowerCase(); }) : entries;
-      var some = 0;
-      for (var k = 0; k < keys.length; k++) if (keys[k] !== null) some++;
-      var known = new Int32Array(some);
-      for (var j = 0, at = 0; j < keys.length; j++) if (keys[j] !== null) known[at++] = j;
-      job = ranking[key] = { keys: keys, sorter: new Sorter(known, function (a, b) {
-        var x = keys[a], y = keys[b];
-        return x < y ? -1 : x > y ? 1 : 0;
-      }) };
-      if (more && !more()) return null;
-    }
-    if (!job.sorter.step(more || always)) return null;
-    delete ranking[key];
-    keys = job.keys;
-    known = job.sorter.result;
-    var rank = new Int32Array(keys.length).fill(-1), count = 0;
-    for (var n = 0; n < known.length; n++) {
-      if (n === 0 || keys[known[n]] !== keys[known[n - 1]]) count++;
-      rank[known[n]] = count - 1;
-    }
-    ranked[key] = { rank: rank, count: count };
-    return ranked[key];
-  }
-  function ordering(key, dir) {
-    var name = key + ":" + dir;
-    if (orders[name]) return orders[name];
-    var found = column(key), index = found.codes(), by = ranks(key), rank = by.rank, count = by.count;
-    var bucket = new Int32Array(rowCount), start = new Int32Array(count + 2);
-    for (var r = 0; r < rowCount; r++) {
-      var place = rank[index ? index[r] : r];
-      bucket[r] = place === -1 ? count : dir === "asc" ? place : count - 1 - place;
-      start[bucket[r] + 1]++;
-    }
-    for (var t = 1; t < start.length; t++) start[t] += start[t - 1];
-    var order = new Int32Array(rowCount);
-    for (var q = 0; q < rowCount; q++) order[start[bucket[q]]++] = q;
-    orders[name] = order;
-    return order;
-  }
-  // The model's sort costs the most (its names are text, nearly all distinct), so its entries are
-  // ranked while the page is idle.
-  var MODEL = "model" in kindAt && columns[kindAt.model].sortable ? columns[kindAt.model].key : null;
-
-  // Every family's matching rows in the chosen order; each family shows its first page of them.
-  function regroup() {
-    families.forEach(function (family) { family.matched = []; family.limit = chunk; family.stale = true; });
-    var order = sort ? ordering(sort.key, sort.dir) : null;
-    for (var k = 0; k < rowCount; k++) {
-      var index = order ? order[k] : k;
-      if (match[index]) families[familyOf[index]].matched.push(index);
-    }
-  }
-
-  function renderFamily(family) {
-    family.stale = false;
-    var want = family.matched.length > family.limit ? family.matched.slice(0, family.limit) : family.matched;
-    var shown = family.shown;
-    var same = shown.length <= want.length;
-    for (var k = 0; same && k < shown.length; k++) same = shown[k] === want[k];
-    if (!same || want.length !== shown.length) {
-      if (!family.written) family.written = Array.prototype.slice.call(family.tbody.rows);
-      var fragment = document.createDocumentFragment();
-      for (var n = same ? shown.length : 0; n < want.length; n++) fragment.appendChild(row(want[n]));
-      if (!same) family.tbody.textContent = "";
-      family.tbody.appendChild(fragment);
-      family.shown = want.slice();
-    }
-    showMore(family);
-  }
-
-  // A long family shows a page of rows at a time and a button for the next ones.
-  function showMore(family) {
-    var rest = family.matched.length - family.shown.length;
-    if (rest <= 0) {
-      if (family.more) family.more.hidden = true;
-      return;
-    }
-    if (!family.more) {
-      family.more = document.createElement("p");
-      family.more.className = "more";
-      var button = document.createElement("button");
-      button.type = "button";
-      button.addEventListener("click", function () {
-        family.limit += chunk;
-        renderFamily(family);
-      });
-      family.more.appendChild(button);
-      family.table.parentNode.insertAdjacentElement("afterend", family.more);
-    }
-    family.more.hidden = false;
-    family.more.firstChild.textContent = "Show " + Math.min(rest, chunk) + " more (" + family.shown.length + " of " +
-      family.matched.length + " shown)";
-  }
-
-  function renderSuite(index) {
-    suites[index].families.forEach(function (family) { if (family.stale) renderFamily(family); });
-  }
-
-  // The chart's marks of rows the filter hides are dimmed; nothing moves.
-  var marks = Array.prototype.slice.call(document.querySelectorAll("svg [data-row]"));
-  var markRows = Int32Array.from(marks, function (mark) { return Number(mark.getAttribute("data-row")); });
-  var dimmed = new Uint8Array(marks.length);
-  function dim() {
-    for (var m = 0; m < marks.length; m++) {
-      var hide = match[markRows[m]] ? 0 : 1;
-      if (dimmed[m] !== hide) {
-        dimmed[m] = hide;
-        marks[m].classList.toggle("dimmed", hide === 1);
-      }
-    }
-  }
-
-  function plural(n) { return n === 1 ? " row" : " rows"; }
-
-  function sizePhrase() {
-    if (bounds.min !== null && bounds.max !== null) return bounds.min + " to " + bounds.max + " million parameters";
-    if (bounds.min !== null) return "at least " + bounds.min + " million parameters";
-    return "at most " + bounds.max + " million parameters";
-  }
-
-  function sortLabel(key) {
-    var header = document.querySelector("thead button[data-sort=\"" + key + "\"]");
-    return header ? header.textContent.trim() : key;
-  }
-
-  function describe(total) {
-    var said = "\u201c" + query.trim() + "\u201d";
-    var size = bounded() ? sizePhrase() : "";
-    var text;
-    if (!words.length && !size) text = "Showing all " + rowCount + plural(rowCount) + ".";
-    else if (total === 0) {
-      text = words.length ? "No rows match " + said + (size ? " with " + size : "") + "." : "No rows have " + size + ".";
-    } else {
-      text = "Showing " + total + " of " + rowCount + plural(rowCount) + (words.length ? " matching " + said : "") +
-        (size ? " with " + size : "") + ".";
-    }
-    if (sort) text += " Sorted by " + sortLabel(sort.key) + ", " + (sort.dir === "asc" ? "ascending" : "descending") + ".";
-    if (status.textContent !== text) status.textContent = text;
-  }
-
-  // Apply the view: which rows match, their order, the counts, the chosen suite's tables, the
-  // header's sort state, the status and the chart.
-  function update() {
-    computeMatch();
-    regroup();
-    var total = 0;
-    suites.forEach(function (suite) {
-      var inSuite = 0;
-      suite.families.forEach(function (family) {
-        var none = family.matched.length === 0;
-        if (family.hidden !== none) family.box.hidden = family.hidden = none;
-        inSuite += family.matched.length;
-      });
-      if (suite.shown !== inSuite) {
-        suite.count.textContent = String(inSuite);
-        suite.empty.hidden = inSuite > 0;
-        suite.tab.classList.toggle("no-match", inSuite === 0);
-        suite.shown = inSuite;
-      }
-      total += inSuite;
-    });
-    // A chosen suite without a match gives way to the first suite that has one.
-    if (suites[selected].shown === 0) {
-      for (var s = 0; s < suites.length; s++) {
-        if (suites[s].shown > 0) { select(s); break; }
-      }
-    }
-    renderSuite(selected);
-    showSort();
-    describe(total);
-    dim();
-  }
-
-  function showSort() {
-    families.forEach(function (family) {
-      var cells = family.table.tHead.rows[0].cells;
-      columns.forEach(function (column, c) {
-        var dir = sort ? (sort.key === column.key ? sort.dir : null) : (column.key === rankKey ? "asc" : null);
-        var value = dir === "asc" ? "ascending" : dir === "desc" ? "descending" : null;
-        if (cells[c].getAttribute("aria-sort") === value) return;
-        if (value) cells[c].setAttribute("aria-sort", value); else cells[c].removeAttribute("aria-sort");
-      });
-    });
-    if (canonicalButton) canonicalButton.disabled = sort === null;
-  }
-
-  // A header's button: ascending, then descending, then the canonical order again. The canonical
-  // order is the rank's ascending order, so the rank's button goes to descending and back.
-  function cycle(key) {
-    if (!sort || sort.key !== key) sort = { key: key, dir: key === rankKey ? "desc" : "asc" };
-    else if (sort.dir === "asc") sort = { key: key, dir: "desc" };
-    else sort = null;
-    update();
-    remember(true);
-  }
+  function plain() { return !query.trim() && !bounded() && !sort; }
 
   function select(index, focus) {
+    if (!inPlace) return;
     if (index !== selected) {
       suites[selected].tab.setAttribute("aria-selected", "false");
       suites[selected].tab.tabIndex = -1;
@@ -557,22 +116,91 @@
     suite.tab.setAttribute("aria-selected", "true");
     suite.tab.tabIndex = 0;
     suite.panel.hidden = false;
-    renderSuite(index);
+    loadPanel(index);
+    if (rows) rows.show(index);
     if (focus) suite.tab.focus();
   }
 
+  // A suite's panel, the first time it is shown: its script holds the markup of its page's panel.
+  function loadPanel(index) {
+    var suite = suites[index];
+    if (suite.loaded || suite.loading) return;
+    suite.loading = true;
+    var note = document.createElement("p");
+    note.className = "loading";
+    note.textContent = "Loading " + suite.name + "\u2026";
+    suite.panel.appendChild(note);
+    addScript(base + common.quote("suite/" + suite.anchor + "/panel.js"), function () {
+      var all = window.leaderboardPanels;
+      var html = all && Object.prototype.hasOwnProperty.call(all, suite.anchor) ? all[suite.anchor] : null;
+      suite.loading = false;
+      if (typeof html !== "string") {
+        note.textContent = "This suite could not be loaded here: ";
+        var link = document.createElement("a");
+        link.href = suite.tab.getAttribute("href");
+        link.textContent = "open its page";
+        note.appendChild(link);
+        note.append(".");
+        return;
+      }
+      suite.panel.innerHTML = html;
+      suite.loaded = true;
+      enableSorting(suite.panel);
+      showChecked();
+      if (rows) rows.attach(index);
+    });
+  }
+
+  function enableSorting(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("thead button[data-sort]"), function (button) {
+      button.disabled = false;
+    });
+  }
+
+  // The rows' layer, read when first needed; what is asked meanwhile waits in `asked`.
+  var asked = [];
+  var reading = false;
+  function withRows(then) {
+    if (rows) { if (then) then(); return; }
+    if (then) asked.push(then);
+    if (reading) return;
+    reading = true;
+    var before = status.textContent;
+    status.textContent = "Reading every row\u2026";
+    addScript(dataUrl, function () {
+      var data = window.leaderboardData;
+      common.read(data);
+      if (!data || !data.fields) {
+        status.textContent = "The rows could not be read: filter and sort need " + DATA + ".";
+        return;
+      }
+      status.textContent = before;
+      rows = Rows(data);
+      controls.setAttribute("data-rows", "read");  // what the rows' tools need is here
+      suites.forEach(function (suite, s) { if (suite.loaded) rows.attach(s); });
+      if (!plain()) rows.update();
+      var waiting = asked;
+      asked = [];
+      waiting.forEach(function (then) { then(); });
+    });
+  }
+
   // Picking rows to compare: two to four, in the order picked; the compare page's link carries them.
+  function showChecked() {
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-compare]"), function (checkbox) {
+      var on = selection.indexOf(Number(checkbox.getAttribute("data-compare"))) !== -1;
+      if (checkbox.checked !== on) checkbox.checked = on;
+    });
+  }
+
   function showSelection(message) {
     var n = selection.length;
     if (compareCount) compareCount.textContent = String(n);
     if (compareLink) {
-      if (n >= common.COMPARE_MIN) {
-        compareLink.setAttribute("href", compareBase + "#rows=" + selection.join(","));
-        compareLink.removeAttribute("aria-disabled");
-      } else {
-        compareLink.removeAttribute("href");
-        compareLink.setAttribute("aria-disabled", "true");
-      }
+      // Always a real link: to the compare page, which explains comparing, until two rows are picked.
+      compareLink.setAttribute("href", n >= common.COMPARE_MIN ? compareBase + "#rows=" + selection.join(",") : compareBase);
+      if (n >= common.COMPARE_MIN) compareLink.removeAttribute("aria-disabled");
+      else compareLink.setAttribute("aria-disabled", "true");
     }
     if (compareClear) compareClear.disabled = n === 0;
     if (compareStatus) {
@@ -599,42 +227,10 @@
   }
 
   function setSelection(list) {
-    var changed = selection.concat(list);
     selection = list;
-    if (selectCell !== -1) {
-      changed.forEach(function (index) {
-        var tr = existing(index);
-        if (tr) tr.cells[selectCell].firstElementChild.checked = selection.indexOf(index) !== -1;
-      });
-    }
+    showChecked();
+    if (rows) rows.checked();
     showSelection();
-  }
-
-  // Download these rows: the chosen suite's matching rows, family by family in the order shown, as
-  // the build writes leaderboard.csv (the published fields in the schema's order).
-  var CSV_FIELDS = data.published;
-  var FLOATS = {};
-  columns.forEach(function (column) { if (column.kind === "percent") FLOATS[column.key] = true; });
-
-  function download() {
-    var lines = [];
-    suites[selected].families.forEach(function (family) {
-      family.matched.forEach(function (index) {
-        lines.push(CSV_FIELDS.map(function (name) {
-          var found = value(name, index);
-          return FLOATS[name] ? common.floatText(found) : found;
-        }));
-      });
-    });
-    var blob = new Blob([common.csv(CSV_FIELDS, lines)], { type: "text/csv;charset=utf-8" });
-    var anchor = document.createElement("a");
-    anchor.href = URL.createObjectURL(blob);
-    anchor.download = suites[selected].panel.id + "-rows.csv";
-    anchor.hidden = true;
-    document.body.appendChild(anchor);
-    anchor.click();
-    anchor.remove();
-    setTimeout(function () { URL.revokeObjectURL(anchor.href); }, 0);
   }
 
   // The address: #<panel id>, then ?q=<filter>&sort=<key>:<asc|desc>&size=<min>-<max>&compare=<rows>
@@ -647,7 +243,7 @@
     if (sort) params.push("sort=" + encodeURIComponent(sort.key) + ":" + sort.dir);
     if (bounded()) params.push("size=" + (bounds.min === null ? "" : bounds.min) + "-" + (bounds.max === null ? "" : bounds.max));
     if (selection.length) params.push("compare=" + selection.join(","));
-    return "#" + suites[selected].panel.id + (params.length ? "?" + params.join("&") : "");
+    return "#" + suites[selected].anchor + (params.length ? "?" + params.join("&") : "");
   }
 
   function write(push) {
@@ -682,18 +278,17 @@
     return isFinite(value) && value >= 0 ? value : null;
   }
 
+  // A sort named in the address; the rows' layer drops one that names no sortable column.
   function parseSort(text) {
     var parts = /^(.+):(asc|desc)$/.exec(text || "");
-    if (!parts || cellOf[parts[1]] === undefined || !columns[cellOf[parts[1]]].sortable) return null;
-    if (parts[1] === rankKey && parts[2] === "asc") return null;
-    return { key: parts[1], dir: parts[2] };
+    return parts ? { key: parts[1], dir: parts[2] } : null;
   }
 
   function parseRows(text) {
     var list = [];
     (text || "").split(",").forEach(function (part) {
       var index = /^\d+$/.test(part) ? Number(part) : -1;
-      if (index < rowCount && index >= 0 && list.indexOf(index) === -1 && list.length < common.COMPARE_MAX) list.push(index);
+      if (index >= 0 && index < rowTotal && list.indexOf(index) === -1 && list.length < common.COMPARE_MAX) list.push(index);
     });
     return list;
   }
@@ -704,26 +299,43 @@
     var id = mark === -1 ? fragment : fragment.slice(0, mark);
     var params = new URLSearchParams(mark === -1 ? "" : fragment.slice(mark + 1));
     var index = -1;
-    for (var s = 0; s < suites.length; s++) if (suites[s].panel.id === id) index = s;
+    for (var s = 0; s < suites.length; s++) if (suites[s].anchor === id) index = s;
     if (index === -1 && mark === -1 && id) return false;  // another fragment of the page, such as #main
     pending = false;
     query = params.get("q") || "";
     input.value = query;
     sort = parseSort(params.get("sort"));
     var size = /^([^-]*)-(.*)$/.exec(params.get("size") || "");
-    bounds = hasSizes && size ? { min: bound(size[1]), max: bound(size[2]) } : { min: null, max: null };
+    bounds = size ? { min: bound(size[1]), max: bound(size[2]) } : { min: null, max: null };
     if (sizeMin) sizeMin.value = bounds.min === null ? "" : String(bounds.min);
     if (sizeMax) sizeMax.value = bounds.max === null ? "" : String(bounds.max);
     setSelection(parseRows(params.get("compare")));
-    select(index === -1 ? 0 : index);
-    update();
+    if (index !== -1) select(index);
+    if (rows) rows.update();
+    else if (!plain()) withRows(null);
     return true;
   }
 
-  tabs.forEach(function (tab, index) {
-    tab.addEventListener("click", function () { select(index); remember(true); });
+  // A header's button: ascending, then descending, then the canonical order again. The canonical
+  // order is the rank's ascending order, so the rank's button goes to descending and back.
+  function cycle(key) {
+    if (!sort || sort.key !== key) sort = { key: key, dir: key === rows.rankKey ? "desc" : "asc" };
+    else if (sort.dir === "asc") sort = { key: key, dir: "desc" };
+    else sort = null;
+    rows.update();
+    remember(true);
+  }
+
+  suites.forEach(function (suite, index) {
+    suite.tab.addEventListener("click", function (event) {
+      if (!inPlace) return;
+      event.preventDefault();
+      select(index);
+      remember(true);
+    });
   });
-  tablist.addEventListener("keydown", function (event) {
+  nav.addEventListener("keydown", function (event) {
+    if (!inPlace) return;
     var last = suites.length - 1;
     var next = { ArrowRight: selected === last ? 0 : selected + 1, ArrowLeft: selected === 0 ? last : selected - 1,
                  Home: 0, End: last }[event.key];
@@ -732,76 +344,678 @@
     select(next, true);
     remember(true);
   });
-  input.addEventListener("input", function () { query = input.value; update(); remember(false); });
+  // The rows are read as soon as the reader turns to the filter or the size bounds.
+  controls.addEventListener("focusin", function (event) {
+    if (event.target === input || event.target === sizeMin || event.target === sizeMax) withRows(null);
+  });
+  function changed() { if (rows) rows.update(); else withRows(null); }
+  input.addEventListener("input", function () { query = input.value; changed(); remember(false); });
   input.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || !input.value) return;
     event.preventDefault();
     input.value = query = "";
-    update();
+    changed();
     remember(false);
   });
   [sizeMin, sizeMax].forEach(function (field) {
     if (!field) return;
     field.addEventListener("input", function () {
       bounds = { min: bound(sizeMin.value), max: bound(sizeMax.value) };
-      update();
+      changed();
       remember(false);
     });
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("thead button[data-sort]") : null;
-    if (button) cycle(button.getAttribute("data-sort"));
+    if (button) {
+      var key = button.getAttribute("data-sort");
+      withRows(function () { cycle(key); });
+    }
+    var more = event.target.closest ? event.target.closest("button[data-more]") : null;
+    if (more) withRows(function () { rows.more(more); });
   });
   document.addEventListener("change", function (event) {
     var checkbox = event.target;
     if (checkbox.matches && checkbox.matches("input[data-compare]")) pick(Number(checkbox.getAttribute("data-compare")), checkbox.checked, checkbox);
   });
-  if (canonicalButton) canonicalButton.addEventListener("click", function () { sort = null; update(); remember(true); });
+  if (canonicalButton) canonicalButton.addEventListener("click", function () { sort = null; if (rows) rows.update(); remember(true); });
   if (compareClear) compareClear.addEventListener("click", function () { setSelection([]); remember(false); });
-  if (downloadButton) downloadButton.addEventListener("click", download);
+  if (compareLink) {
+    compareLink.addEventListener("click", function (event) {
+      if (compareLink.getAttribute("aria-disabled") === "true") event.preventDefault();
+    });
+  }
+  if (downloadButton) downloadButton.addEventListener("click", function () { withRows(function () { rows.download(); }); });
   window.addEventListener("popstate", restore);
   window.addEventListener("hashchange", restore);
+  // A page shown again from the back-forward cache, or whose boxes the browser filled in again,
+  // shows the selection the address names.
+  window.addEventListener("pageshow", function () { showChecked(); });
 
-  // The js class shows what only the script makes work (the compare checkboxes among them).
   document.documentElement.classList.add("js");
-  suites.forEach(function (suite, s) {
-    suite.panel.setAttribute("role", "tabpanel");
-    suite.panel.setAttribute("aria-labelledby", suite.tab.id);
-    suite.panel.tabIndex = 0;
-    suite.panel.hidden = s !== 0;
-    suite.tab.setAttribute("aria-selected", s === 0 ? "true" : "false");
-    suite.tab.tabIndex = s === 0 ? 0 : -1;
-  });
-  Array.prototype.forEach.call(document.querySelectorAll("thead button[data-sort]"), function (button) {
-    button.disabled = false;
-  });
-  if (sizeBox) sizeBox.hidden = !hasSizes;
-  // The links to a long family's static pages are for readers without the script, which shows
-  // every matching row here.
-  Array.prototype.forEach.call(document.querySelectorAll(".panel [data-pages]"), function (nav) { nav.hidden = true; });
-  if (!restore()) update();
-  tablist.hidden = false;
-  controls.hidden = false;
-  // Each column's row entries and the searched columns' lower-case text are made now, before the
-  // page counts as ready, so that the first keystroke or sort, however soon it comes, finds them.
-  // The model's entries, the slowest to rank, are ranked while the page is idle, a slice at a time.
-  columns.forEach(function (spec) {
-    var found = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
-    if (found) found.codes();
-  });
-  searchedColumns.forEach(function (found) { found.searchable(); });
-  var chores = [];
-  if (MODEL) chores.push(function (more) { return ranks(MODEL, more) !== null; });
-  (function next() {
-    if (!chores.length) return;
-    idle(function (deadline) {
-      // A slice of a few milliseconds, so that a keystroke arriving meanwhile hardly waits.
-      var start = Date.now();
-      var more = function () {
-        return Date.now() - start < 6 && (!deadline || !deadline.timeRemaining || deadline.timeRemaining() > 1);
-      };
-      if (chores[0](more) !== false) chores.shift();  // a chore that is not done goes on next time
-      next();
+  enableSorting(document);
+  if (!restore()) setSelection([]);
+
+  // The rows' layer: every row of the archive, from the data file.
+  function Rows(data) {
+    var columns = data.columns;
+    var rowCount = data.row_count;
+    // A family shows this many rows at a time once the reader filters or sorts, and Show more adds
+    // as many: the rows of one of its pages, or fewer where a page is long, so that answering a
+    // keystroke or a sort lays out a few hundred rows per suite, not thousands. In the default view
+    // it shows what the page holds (its top rows, and the Show more button the build wrote), so
+    // that reading the data moves nothing.
+    var chunk = data.more_rows > 0 ? data.more_rows : 100;
+    var thin = typeof data.thin_evidence === "number" ? data.thin_evidence : -Infinity;
+    var hashShown = typeof data.hash_shown === "number" ? data.hash_shown : Infinity;
+    var sizeBox = controls.querySelector("[data-size]");
+
+    var cellOf = {};  // a column's key -> the position of its cell in a row
+    var kindAt = {};  // a kind -> the position of its (first) column
+    columns.forEach(function (column, cell) {
+      cellOf[column.key] = cell;
+      if (!(column.kind in kindAt)) kindAt[column.kind] = cell;
     });
-  })();
+    // The size filter reads the size column's field (a parameter count, null when unknown).
+    var SIZE = "size" in kindAt ? columns[kindAt.size].key : null;
+    var hasSizes = SIZE !== null && common.column(SIZE) !== null;
+    var rankKey = "rank" in kindAt ? columns[kindAt.rank].key : null;
+    var selectCell = "select" in kindAt ? kindAt.select : -1;
+    if (sizeBox) sizeBox.hidden = !hasSizes;
+    if (!hasSizes) bounds = { min: null, max: null };
+    if (sort && (cellOf[sort.key] === undefined || !columns[cellOf[sort.key]].sortable ||
+                 (sort.key === rankKey && sort.dir === "asc"))) sort = null;
+
+    // Each suite's families, in the order of their tables; a family's elements once its panel is on
+    // the page (attach).
+    var families = [];
+    var familyByName = {};
+    var groups = data.suites.map(function (suite, s) {
+      return suite.families.map(function (name) {
+        var entry = { id: families.length, suite: s, name: name, box: null, table: null, tbody: null, made: null,
+                      rows: [], held: 0, written: null, matched: [], shown: [], limit: 0, stale: true,
+                      more: null, hidden: false };
+        families.push(entry);
+        familyByName[suite.name + "\u0000" + name] = entry;
+        return entry;
+      });
+    });
+
+    // Each row's family, its place in it and its rank in its suite (the rank column's value). A
+    // family is found by the entry numbers of its suite and family name in their columns.
+    var suiteColumn = common.column("suite"), familyColumn = common.column("model_family");
+    var suiteEntries = suiteColumn.entries(), familyEntries = familyColumn.entries();
+    var familyAt = new Int32Array(suiteEntries.length * familyEntries.length);
+    for (var se = 0; se < suiteEntries.length; se++) {
+      for (var fe = 0; fe < familyEntries.length; fe++) {
+        var named = familyByName[suiteEntries[se] + "\u0000" + familyEntries[fe]];
+        familyAt[se * familyEntries.length + fe] = named ? named.id : -1;
+      }
+    }
+    var familyOf = new Int32Array(rowCount);
+    var placeOf = new Int32Array(rowCount);
+    var rankInSuite = new Int32Array(rowCount);
+    var counted = new Int32Array(groups.length);
+    var familyCount = familyEntries.length;
+    for (var i = 0; i < rowCount; i++) {
+      var family = families[familyAt[suiteColumn.at(i) * familyCount + familyColumn.at(i)]];
+      familyOf[i] = family.id;
+      placeOf[i] = family.rows.length;
+      family.rows.push(i);
+      rankInSuite[i] = ++counted[family.suite];
+    }
+
+    // A field's column: from the data, or worked out (the rank); null for a field the data does not
+    // hold (the copy's URL, made from the report's path where it is needed).
+    var derived = {};
+    function column(key) {
+      var found = common.column(key);
+      if (found || key !== rankKey) return found;
+      if (!derived[key]) {
+        var most = 0;
+        for (var c = 0; c < counted.length; c++) most = Math.max(most, counted[c]);
+        var ranks = new Array(most), at = new Int32Array(rowCount);
+        for (var n = 0; n < most; n++) ranks[n] = n + 1;
+        for (var r = 0; r < rowCount; r++) at[r] = rankInSuite[r] - 1;
+        derived[key] = common.derived(ranks, at);
+      }
+      return derived[key];
+    }
+    // A row's value of a published field, as leaderboard.json has it.
+    var reportPath = common.column("report_path");
+    function value(key, index) {
+      if (key === "report_url") return common.reportUrl(reportPath.value(index));
+      var found = column(key);
+      return found ? found.value(index) : null;
+    }
+    var modelColumn = common.column("model_name"), deviceColumn = common.column("device");
+    var frontierColumn = common.column("frontier"), sizeColumn = common.column("size");
+
+    // Rows the page does not hold are made like the build makes them: a copy of a row of the page,
+    // each cell filled as its column's kind says, with the marks a cell may carry after its value (a
+    // frontier row, thin evidence) copied from the page's template of them, and the checkbox named
+    // as the page names it. A family whose table is not on the page gets a copy of the page's
+    // template of an empty one.
+    var marksTemplate = document.querySelector("template[data-row-marks]");
+    var tableTemplate = document.querySelector("template[data-family-table]");
+    function mark(selector) {
+      var found = marksTemplate ? marksTemplate.content.querySelector(selector) : document.querySelector("tbody " + selector);
+      return found ? found.cloneNode(true) : null;
+    }
+    var frontierBadge = mark(".badge.frontier");
+    var thinBadge = mark(".badge.thin");
+    var prototype = null;
+    // Links in a row are relative to the site: the prefix the build wrote before the site's paths.
+    var prefix = "";
+    var checkboxLabel = function () { return ""; };
+    function learn(tr) {
+      prototype = tr.cloneNode(true);
+      var first = Number(prototype.getAttribute("data-row"));
+      var link = "model" in kindAt ? prototype.cells[kindAt.model].firstElementChild : null;
+      var href = link ? link.getAttribute("href") : "";
+      var page = common.reportPageUrl(reportPath.value(first));
+      if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
+      var box = selectCell === -1 ? null : prototype.cells[selectCell].firstElementChild;
+      var label = box ? box.getAttribute("aria-label") || "" : "";
+      var model = modelColumn.value(first), device = deviceColumn.value(first);
+      var at = label.indexOf(model), then = at === -1 ? -1 : label.indexOf(device, at + model.length);
+      if (then !== -1) {
+        var before = label.slice(0, at), between = label.slice(at + model.length, then), after = label.slice(then + device.length);
+        checkboxLabel = function (index) { return before + modelColumn.value(index) + between + deviceColumn.value(index) + after; };
+      }
+    }
+    var fillers = columns.map(function (spec) {
+      var list = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+      function text(index) {
+        var found = list ? list.value(index) : null;
+        return found === null || found === undefined ? "" : String(found);
+      }
+      switch (spec.kind) {
+        case "rank":
+          return function (cell, index) { cell.textContent = String(rankInSuite[index]); };
+        case "model":
+          return function (cell, index) {
+            var anchor = cell.firstElementChild;
+            anchor.setAttribute("href", prefix + common.reportPageUrl(reportPath.value(index)));
+            anchor.textContent = modelColumn.value(index);
+            if (cell.childNodes.length > 1) {
+              cell.textContent = "";
+              cell.appendChild(anchor);
+            }
+            if (frontierBadge && frontierColumn && frontierColumn.value(index)) cell.append(" ", frontierBadge.cloneNode(true));
+          };
+        case "copy":
+          return function (cell, index) {
+            cell.firstElementChild.setAttribute("href", prefix + common.reportUrl(reportPath.value(index)));
+          };
+        case "select":
+          return function (cell, index) {
+            var checkbox = cell.firstElementChild;
+            checkbox.setAttribute("data-compare", String(index));
+            checkbox.setAttribute("aria-label", checkboxLabel(index));
+            checkbox.checked = false;
+          };
+        case "percent":
+          return function (cell, index) { cell.textContent = common.percent(list.value(index)); };
+        case "count":
+          return function (cell, index) {
+            var count = list.value(index);
+            cell.textContent = String(count);
+            if (thinBadge && count < thin) cell.append(" ", thinBadge.cloneNode(true));
+          };
+        case "size":
+          return function (cell, index) { cell.textContent = sizeColumn ? sizeColumn.value(index) : text(index); };
+        case "hash":
+          // Its first digits, as the build writes them (view.short_hash); the filter reads it whole.
+          return function (cell, index) {
+            var whole = text(index), colon = whole.indexOf(":");
+            cell.textContent = whole.slice(colon + 1, colon + 1 + hashShown);
+          };
+        default:
+          return function (cell, index) { cell.textContent = text(index); };
+      }
+    });
+
+    function makeRow(index) {
+      var tr = prototype.cloneNode(true);
+      tr.setAttribute("data-row", String(index));
+      var cells = tr.cells;
+      for (var c = 0; c < fillers.length; c++) fillers[c](cells[c], index);
+      return tr;
+    }
+
+    // A row's element: the one the page holds, or one made once and kept.
+    var made = {};
+    function row(index) {
+      var family = families[familyOf[index]];
+      var tr = placeOf[index] < family.held ? family.written[placeOf[index]] : made[index] || (made[index] = makeRow(index));
+      if (selectCell !== -1) {
+        var checkbox = tr.cells[selectCell].firstElementChild;
+        var on = selection.indexOf(index) !== -1;
+        if (checkbox.checked !== on) checkbox.checked = on;
+      }
+      return tr;
+    }
+
+    // The made rows' boxes, after the selection changed (those on the page are already set).
+    function checked() {
+      if (selectCell === -1) return;
+      Object.keys(made).forEach(function (key) {
+        var box = made[key].cells[selectCell].firstElementChild;
+        var on = selection.indexOf(Number(key)) !== -1;
+        if (box.checked !== on) box.checked = on;
+      });
+    }
+
+    // What the filter searches: the searched columns' values and the family, ignoring case. A row
+    // matches a word when one of its values holds it; each column is searched once a word, its
+    // distinct values (entries) rather than its rows, and what a word matches is kept for the next
+    // keystrokes. The columns' lower-case text is made once, as the page starts.
+    var SEARCHED = ["model_family"];
+    columns.forEach(function (spec) { if (spec.searched) SEARCHED.push(spec.key); });
+    var searchedColumns = SEARCHED.map(column).filter(Boolean);
+    var matching = new Map();
+    function rowsHolding(word) {
+      var rows = matching.get(word);
+      if (rows) return rows;
+      rows = new Uint8Array(rowCount);
+      searchedColumns.forEach(function (found) {
+        var entries = found.holding(word);
+        if (!entries) return;
+        var index = found.codes();
+        if (!index) {
+          for (var r = 0; r < rowCount; r++) rows[r] |= entries[r];
+        } else {
+          for (var q = 0; q < rowCount; q++) rows[q] |= entries[index[q]];
+        }
+      });
+      if (matching.size >= 32) matching.clear();
+      matching.set(word, rows);
+      return rows;
+    }
+
+    var words = [];
+    var match = new Uint8Array(rowCount).fill(1);
+
+    function computeMatch() {
+      words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      var sizes = hasSizes && bounded() ? column(SIZE) : null;
+      var low = bounds.min === null ? -Infinity : bounds.min * 1e6;
+      var high = bounds.max === null ? Infinity : bounds.max * 1e6;
+      var held = words.map(rowsHolding);
+      // The size bound, decided once an entry.
+      var fits = null;
+      if (sizes) {
+        fits = new Uint8Array(sizes.count());
+        for (var e = 0; e < fits.length; e++) {
+          var size = sizes.entry(e);
+          fits[e] = size !== null && size >= low && size <= high ? 1 : 0;
+        }
+      }
+      for (var r = 0; r < rowCount; r++) {
+        var yes = 1;
+        for (var w = 0; yes && w < held.length; w++) yes = held[w][r];
+        if (yes && fits) yes = fits[sizes.at(r)];
+        match[r] = yes;
+      }
+    }
+
+    // A sort's order of every row, made once per column and direction: values compared as numbers or
+    // as text ignoring case, ties in canonical order, unknown values last either way. A column's
+    // distinct values (its entries) are ranked once, by one comparison sort; the rows are then
+    // placed by their entry's rank (a counting sort, which keeps ties in canonical order).
+    var orders = {};
+    var ranked = {};
+    var ranking = {};  // a column whose entries are being sorted while the page is idle
+    function always() { return true; }
+
+    // A merge sort of `ids` that can stop and go on: sorted blocks, then merged pass by pass, a slice
+    // of work at a time while more() says there is time. step(more) tells whether it is done; the
+    // sorted ids are then `result`.
+    function Sorter(ids, compare) {
+      var n = ids.length, from = ids, to = new Int32Array(n), BLOCK = 2048, SLICE = 4096;
+      var sorted = 0, width = BLOCK, lo = 0, mid = 0, hi = 0, i = 0, j = 0, k = 0, merging = false;
+      var self = this;
+      self.result = ids;
+      self.done = n <= 1;
+      self.step = function (more) {
+        while (!self.done && more()) {
+          if (sorted < n) {
+            from.subarray(sorted, Math.min(n, sorted + BLOCK)).sort(compare);
+            sorted += BLOCK;
+            if (sorted >= n && width >= n) self.done = true;
+            continue;
+          }
+          if (!merging) {
+            mid = Math.min(n, lo + width);
+            hi = Math.min(n, lo + 2 * width);
+            i = lo; j = mid; k = lo;
+            merging = true;
+          }
+          for (var c = 0; c < SLICE && k < hi; c++) {
+            to[k++] = j >= hi || (i < mid && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
+          }
+          if (k < hi) continue;
+          merging = false;
+          lo = hi;
+          if (lo >= n) {
+            var swap = from; from = to; to = swap;
+            width *= 2;
+            lo = 0;
+            if (width >= n) { self.result = from; self.done = true; }
+          }
+        }
+        return self.done;
+      };
+    }
+
+    // A column's entries ranked by their sort key (equal keys share a rank; unknown ones get -1):
+    // at once, or given more(), as far as the time allows (null until done).
+    function ranks(key, more) {
+      if (ranked[key]) return ranked[key];
+      var job = ranking[key];
+      if (!job) {
+        var entries = column(key).entries();
+        var text = false;
+        for (var e = 0; e < entries.length && !text; e++) text = entries[e] !== null && typeof entries[e] !== "number";
+        var keys = text ? entries.map(function (v) { return v === null ? null : String(v).toLowerCase(); }) : entries;
+        var some = 0;
+        for (var k = 0; k < keys.length; k++) if (keys[k] !== null) some++;
+        var known = new Int32Array(some);
+        for (var j = 0, at = 0; j < keys.length; j++) if (keys[j] !== null) known[at++] = j;
+        job = ranking[key] = { keys: keys, sorter: new Sorter(known, function (a, b) {
+          var x = keys[a], y = keys[b];
+          return x < y ? -1 : x > y ? 1 : 0;
+        }) };
+        if (more && !more()) return null;
+      }
+      if (!job.sorter.step(more || always)) return null;
+      delete ranking[key];
+      keys = job.keys;
+      known = job.sorter.result;
+      var rank = new Int32Array(keys.length).fill(-1), count = 0;
+      for (var n = 0; n < known.length; n++) {
+        if (n === 0 || keys[known[n]] !== keys[known[n - 1]]) count++;
+        rank[known[n]] = count - 1;
+      }
+      ranked[key] = { rank: rank, count: count };
+      return ranked[key];
+    }
+    function ordering(key, dir) {
+      var name = key + ":" + dir;
+      if (orders[name]) return orders[name];
+      var found = column(key), index = found.codes(), by = ranks(key), rank = by.rank, count = by.count;
+      var bucket = new Int32Array(rowCount), start = new Int32Array(count + 2);
+      for (var r = 0; r < rowCount; r++) {
+        var place = rank[index ? index[r] : r];
+        bucket[r] = place === -1 ? count : dir === "asc" ? place : count - 1 - place;
+        start[bucket[r] + 1]++;
+      }
+      for (var t = 1; t < start.length; t++) start[t] += start[t - 1];
+      var order = new Int32Array(rowCount);
+      for (var q = 0; q < rowCount; q++) order[start[bucket[q]]++] = q;
+      orders[name] = order;
+      return order;
+    }
+    // The model's sort costs the most (its names are text, nearly all distinct), so its entries are
+    // ranked while the page is idle.
+    var MODEL = "model" in kindAt && columns[kindAt.model].sortable ? columns[kindAt.model].key : null;
+
+    // Every family's matching rows in the chosen order. A family shows its first chunk of them, or
+    // in the default view the rows the page holds.
+    function regroup() {
+      var still = plain();
+      families.forEach(function (family) { family.matched = []; family.limit = still ? family.held : chunk; family.stale = true; });
+      var order = sort ? ordering(sort.key, sort.dir) : null;
+      for (var k = 0; k < rowCount; k++) {
+        var index = order ? order[k] : k;
+        if (match[index]) families[familyOf[index]].matched.push(index);
+      }
+    }
+
+    // A family that has no table on the page gets one when it first has rows to show.
+    function makeTable(family) {
+      if (!tableTemplate) return;
+      var box = tableTemplate.content.firstElementChild.cloneNode(true);
+      box.setAttribute("aria-label", data.suites[family.suite].name + ", " + family.name);
+      family.table = box.querySelector("table");
+      family.table.setAttribute("data-total", String(family.rows.length));
+      family.tbody = family.table.tBodies[0];
+      family.written = [];
+      family.made = box;
+      enableSorting(box);
+      var heading = family.box.querySelector("h3");
+      if (heading) heading.insertAdjacentElement("afterend", box); else family.box.prepend(box);
+    }
+
+    function renderFamily(family) {
+      if (!family.box) return;  // its panel is not on the page yet
+      family.stale = false;
+      var want = family.matched.length > family.limit ? family.matched.slice(0, family.limit) : family.matched;
+      if (!family.table && want.length) makeTable(family);
+      if (!family.table) return;
+      if (family.made) family.made.hidden = want.length === 0;
+      var shown = family.shown;
+      var same = shown.length <= want.length;
+      for (var k = 0; same && k < shown.length; k++) same = shown[k] === want[k];
+      if (!same || want.length !== shown.length) {
+        if (!family.written) family.written = Array.prototype.slice.call(family.tbody.rows);
+        var fragment = document.createDocumentFragment();
+        for (var n = same ? shown.length : 0; n < want.length; n++) fragment.appendChild(row(want[n]));
+        if (!same) family.tbody.textContent = "";
+        family.tbody.appendChild(fragment);
+        family.shown = want.slice();
+      }
+      showMore(family);
+    }
+
+    // A family shows a page of rows at a time and a button for the next ones: the build's, or one
+    // made like it.
+    function showMore(family) {
+      var rest = family.matched.length - family.shown.length;
+      if (rest <= 0) {
+        if (family.more) family.more.hidden = true;
+        return;
+      }
+      if (!family.more) {
+        family.more = document.createElement("p");
+        family.more.className = "more";
+        var button = document.createElement("button");
+        button.type = "button";
+        button.setAttribute("data-more", "");
+        family.more.appendChild(button);
+        family.table.parentNode.insertAdjacentElement("afterend", family.more);
+      }
+      family.more.hidden = false;
+      family.more.firstChild.textContent = "Show " + Math.min(rest, chunk) + " more (" + family.shown.length + " of " +
+        family.matched.length + " shown)";
+    }
+
+    function renderSuite(index) {
+      groups[index].forEach(function (family) { if (family.stale) renderFamily(family); });
+    }
+
+    // The chart's marks of rows the filter hides are dimmed; nothing moves.
+    var marks = [], markRows = new Int32Array(0), dimmed = new Uint8Array(0);
+    function findMarks() {
+      marks = Array.prototype.slice.call(document.querySelectorAll("svg [data-row]"));
+      markRows = Int32Array.from(marks, function (mark) { return Number(mark.getAttribute("data-row")); });
+      dimmed = new Uint8Array(marks.length);
+    }
+    function dim() {
+      for (var m = 0; m < marks.length; m++) {
+        var hide = match[markRows[m]] ? 0 : 1;
+        if (dimmed[m] !== hide) {
+          dimmed[m] = hide;
+          marks[m].classList.toggle("dimmed", hide === 1);
+        }
+      }
+    }
+
+    function plural(n) { return n === 1 ? " row" : " rows"; }
+
+    function sizePhrase() {
+      if (bounds.min !== null && bounds.max !== null) return bounds.min + " to " + bounds.max + " million parameters";
+      if (bounds.min !== null) return "at least " + bounds.min + " million parameters";
+      return "at most " + bounds.max + " million parameters";
+    }
+
+    function sortLabel(key) {
+      var header = document.querySelector("thead button[data-sort=\"" + key + "\"]");
+      return header ? header.textContent.trim() : key;
+    }
+
+    function describe(total) {
+      var said = "\u201c" + query.trim() + "\u201d";
+      var size = bounded() ? sizePhrase() : "";
+      var text;
+      if (!words.length && !size) text = "Showing all " + rowCount + plural(rowCount) + ".";
+      else if (total === 0) {
+        text = words.length ? "No rows match " + said + (size ? " with " + size : "") + "." : "No rows have " + size + ".";
+      } else {
+        text = "Showing " + total + " of " + rowCount + plural(rowCount) + (words.length ? " matching " + said : "") +
+          (size ? " with " + size : "") + ".";
+      }
+      if (sort) text += " Sorted by " + sortLabel(sort.key) + ", " + (sort.dir === "asc" ? "ascending" : "descending") + ".";
+      if (status.textContent !== text) status.textContent = text;
+    }
+
+    // Apply the view: which rows match, their order, the counts, the chosen suite's tables, the
+    // header's sort state, the status and the chart.
+    function update() {
+      computeMatch();
+      regroup();
+      var total = 0;
+      suites.forEach(function (suite, s) {
+        var inSuite = 0;
+        groups[s].forEach(function (family) {
+          var none = family.matched.length === 0;
+          if (family.box && family.hidden !== none) family.box.hidden = family.hidden = none;
+          inSuite += family.matched.length;
+        });
+        if (suite.shown !== inSuite) {
+          suite.count.textContent = String(inSuite);
+          if (suite.empty) suite.empty.hidden = inSuite > 0;
+          suite.tab.classList.toggle("no-match", inSuite === 0);
+          suite.shown = inSuite;
+        }
+        total += inSuite;
+      });
+      // A chosen suite without a match gives way to the first suite that has one.
+      if (inPlace && suites[selected].shown === 0) {
+        for (var s = 0; s < suites.length; s++) {
+          if (suites[s].shown > 0) { select(s); break; }
+        }
+      }
+      renderSuite(selected);
+      showSort();
+      describe(total);
+      dim();
+    }
+
+    function showSort() {
+      families.forEach(function (family) {
+        if (!family.table) return;
+        var cells = family.table.tHead.rows[0].cells;
+        columns.forEach(function (column, c) {
+          var dir = sort ? (sort.key === column.key ? sort.dir : null) : (column.key === rankKey ? "asc" : null);
+          var value = dir === "asc" ? "ascending" : dir === "desc" ? "descending" : null;
+          if (cells[c].getAttribute("aria-sort") === value) return;
+          if (value) cells[c].setAttribute("aria-sort", value); else cells[c].removeAttribute("aria-sort");
+        });
+      });
+      if (canonicalButton) canonicalButton.disabled = sort === null;
+    }
+
+    // Download these rows: the chosen suite's matching rows, family by family in the order shown, as
+    // the build writes leaderboard.csv (the published fields in the schema's order).
+    var CSV_FIELDS = data.published;
+    var FLOATS = {};
+    columns.forEach(function (column) { if (column.kind === "percent") FLOATS[column.key] = true; });
+
+    function download() {
+      if (!groups[selected][0] || groups[selected][0].stale) { computeMatch(); regroup(); }
+      var lines = [];
+      groups[selected].forEach(function (family) {
+        family.matched.forEach(function (index) {
+          lines.push(CSV_FIELDS.map(function (name) {
+            var found = value(name, index);
+            return FLOATS[name] ? common.floatText(found) : found;
+          }));
+        });
+      });
+      var blob = new Blob([common.csv(CSV_FIELDS, lines)], { type: "text/csv;charset=utf-8" });
+      var anchor = document.createElement("a");
+      anchor.href = URL.createObjectURL(blob);
+      anchor.download = suites[selected].anchor + "-rows.csv";
+      anchor.hidden = true;
+      document.body.appendChild(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(function () { URL.revokeObjectURL(anchor.href); }, 0);
+    }
+
+    // A suite's panel is on the page: its families' boxes, tables and the rows they hold.
+    function attach(s) {
+      var panel = suites[s].panel;
+      suites[s].empty = panel.querySelector("[data-empty]");
+      var boxes = panel.querySelectorAll("[data-family]");
+      groups[s].forEach(function (family, f) {
+        var box = boxes[f] || null;
+        family.box = box;
+        family.table = box ? box.querySelector("table.board") : null;
+        family.tbody = family.table ? family.table.tBodies[0] : null;
+        family.held = family.tbody ? family.tbody.rows.length : 0;
+        family.shown = family.rows.slice(0, family.held);
+        family.written = null;
+        family.stale = true;
+        family.more = box ? box.querySelector(".more") : null;
+        if (!prototype && family.held) learn(family.tbody.rows[0]);
+      });
+      findMarks();
+      if (!plain()) {
+        update();
+      } else {
+        groups[s].forEach(function (family) { family.matched = family.rows; family.limit = family.held; });
+      }
+    }
+
+    function show(index) { renderSuite(index); }
+
+    // A family's Show more button was pressed.
+    function more(button) {
+      var family = null;
+      families.forEach(function (f) { if (f.more && f.more.contains(button)) family = f; });
+      if (!family) return;
+      if (family.stale) { computeMatch(); regroup(); }
+      family.limit = family.shown.length + chunk;
+      renderFamily(family);
+    }
+
+    // Each column's row entries and the searched columns' lower-case text are made as the data is
+    // read, so that the keystroke or sort that asked for it, and the next ones, find them. The
+    // model's entries, the slowest to rank, are ranked while the page is idle, a slice at a time.
+    columns.forEach(function (spec) {
+      var found = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+      if (found) found.codes();
+    });
+    searchedColumns.forEach(function (found) { found.searchable(); });
+    var chores = [];
+    if (MODEL) chores.push(function (more) { return ranks(MODEL, more) !== null; });
+    (function next() {
+      if (!chores.length) return;
+      idle(function (deadline) {
+        // A slice of a few milliseconds, so that a keystroke arriving meanwhile hardly waits.
+        var start = Date.now();
+        var more = function () {
+          return Date.now() - start < 6 && (!deadline || !deadline.timeRemaining || deadline.timeRemaining() > 1);
+        };
+        if (chores[0](more) !== false) chores.shift();  // a chore that is not done goes on next time
+        next();
+      });
+    })();
+
+    return { update: update, attach: attach, show: show, more: more, download: download, checked: checked,
+             rankKey: rankKey };
+  }
 })();
