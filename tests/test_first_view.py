@@ -6,10 +6,10 @@ families.
 
 A build that large is too slow for the suite. Instead the index of a small build that has every
 kind of part the index can have (tabs, families with a table of their top rows, families shown by
-their heading alone, table rows, a dense chart's cells and marks) is taken apart, and the largest
+their heading alone, table rows, a chart with its grid and its frontier's marks) is taken apart, and the largest
 index is worked out from the parts: the page holds LEADERBOARD_INDEX_ROWS rows of each of the first
 LEADERBOARD_INDEX_TABLES families of one suite, a heading for each other family, a tab a suite and
-one chart, whose cells and marks are bounded by the chart's own limits.
+one chart, whose size is bounded whatever its rows (test_chart.py).
 
 The budget comes from Lighthouse's mobile preset (a slow 4G network, 1.6 Mbit/s and 150 ms round
 trips, and a 4x slower CPU): for a performance score of 95 the largest paint must come within
@@ -27,7 +27,7 @@ import pytest
 
 from conftest import SETTINGS
 
-from benchmark_leaderboard.chart import FRONTIER_MARKS, GRID_COLUMNS, GRID_ROWS
+from test_chart import CHART_MOST_BYTES, CHART_MOST_SVG_ELEMENTS
 from benchmark_leaderboard.settings import DEFAULTS
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
@@ -41,14 +41,16 @@ ASSETS = ("theme/leaderboard.css", "theme/columns.css", "theme/figures.css", "th
 # What may grow between the small build and the largest archive: numbers (a row's index in its
 # data-row and data-compare, its rank, a family's row count, a report's zero-padded number in its
 # paths and name), a few digits each; and names no longer than make_archive's.
-ROW_SLACK, FAMILY_SLACK, TAB_SLACK, MARK_SLACK, CELL_SLACK, FIXED_SLACK = 64, 32, 16, 16, 8, 600
+ROW_SLACK, FAMILY_SLACK, TAB_SLACK, FIXED_SLACK = 64, 32, 16, 600
 
 ROW = re.compile(r'^<tr data-row="\d+">.*\n', re.M)
 TAB = re.compile(r'^<a id="[^"]+-tab" .*</a>\n', re.M)
 FAMILY = re.compile(r'<div class="family" data-family>\n<h3>.*?</h3>\n(?:<div class="table-box".*?</table>\n?</div>\n)?'
                     r'(?:<p class="more">.*?</p>\n)?(?:<p class="family-all">.*?</p>\n)?</div>\n', re.S)
 MARK = re.compile(r'^<a href="[^"]*" data-row="\d+".*</a>\n', re.M)
-CELL = re.compile(r'^<rect class="d\d".*</rect>\n', re.M)
+SHADE = re.compile(r'<path class="d\d" d="[^"]*">')
+CHART = re.compile(r'<figure class="chart">.*?</figure>\n?', re.S)
+SVG = re.compile(r'<svg .*?</svg>', re.S)
 START_TAG = re.compile(r"<[a-zA-Z]")
 
 
@@ -77,7 +79,8 @@ def parts(html: str) -> dict[str, list[str]]:
     families = FAMILY.findall(html)
     tabled = [family for family in families if '<div class="table-box"' in family]
     return {"families": families, "tabled": tabled, "headings": [f for f in families if f not in tabled],
-            "rows": ROW.findall(html), "tabs": TAB.findall(html), "marks": MARK.findall(html), "cells": CELL.findall(html)}
+            "rows": ROW.findall(html), "tabs": TAB.findall(html), "marks": MARK.findall(html), "shades": SHADE.findall(html),
+            "charts": CHART.findall(html)}
 
 
 def test_the_index_holds_one_suite_the_top_rows_of_its_first_families_and_every_familys_heading(site):
@@ -89,7 +92,7 @@ def test_the_index_holds_one_suite_the_top_rows_of_its_first_families_and_every_
     assert all(family.count("<tr data-row=") == rows for family in found["tabled"])
     assert len(found["rows"]) == rows * tables  # the empty table the script copies holds none
     assert all('<p class="family-all"><a href="./suite/suite-suite-01/' in family for family in found["families"])
-    assert found["cells"] and found["marks"]  # the chart is dense: its cells and its frontier's marks
+    assert found["shades"] and found["marks"] and len(found["charts"]) == 1  # the grid's shades and the frontier's marks
     # Nothing of the rows' data or of the other suite is loaded with the page.
     assert "leaderboard-data.js" not in re.sub(r'data-data="[^"]*"', "", html)
     assert "suite-suite-02-tables" not in html
@@ -98,20 +101,16 @@ def test_the_index_holds_one_suite_the_top_rows_of_its_first_families_and_every_
 def test_what_loads_before_the_index_is_usable_stays_within_its_budget_whatever_the_archive(site):
     html = (site / "index.html").read_text(encoding="utf-8")
     found = parts(html)
-    # What every index has: the head, header, lede, controls, templates, footer and the chart's frame.
-    fixed = (size(html) - sum(map(size, found["families"])) - sum(map(size, found["tabs"]))
-             - sum(map(size, found["marks"])) - sum(map(size, found["cells"])))
+    # What every index has: the head, header, lede, controls, templates and footer; and one chart,
+    # whose bytes are bounded whatever its rows (test_chart.py).
+    fixed = size(html) - sum(map(size, found["families"])) - sum(map(size, found["tabs"])) - sum(map(size, found["charts"]))
     row = max(map(size, found["rows"])) + ROW_SLACK
     tabled = max(size(ROW.sub("", family)) for family in found["tabled"]) + FAMILY_SLACK
     heading = max(map(size, found["headings"])) + FAMILY_SLACK
     tab = max(map(size, found["tabs"])) + TAB_SLACK
-    mark, cell = max(map(size, found["marks"])) + MARK_SLACK, max(map(size, found["cells"])) + CELL_SLACK
     rows, tables = DEFAULTS["LEADERBOARD_INDEX_ROWS"], DEFAULTS["LEADERBOARD_INDEX_TABLES"]
-    # A chart marks every row up to LEADERBOARD_CHART_MARKS, or shades at most its grid's cells and
-    # marks at most FRONTIER_MARKS rows of the frontier.
-    chart = max(DEFAULTS["LEADERBOARD_CHART_MARKS"] * mark, GRID_COLUMNS * GRID_ROWS * cell + FRONTIER_MARKS * mark)
     index = (fixed + FIXED_SLACK + LARGEST_SUITES * tab + tables * (tabled + rows * row)
-             + (LARGEST_FAMILIES - tables) * heading + chart)
+             + (LARGEST_FAMILIES - tables) * heading + CHART_MOST_BYTES)
     assets = sum((site / path).stat().st_size for path in ASSETS)
     assert index + assets <= BUDGET_BYTES, f"the first view could reach {index + assets:,} bytes"
     # As sent by a static host, the small build's first view is a fraction of it.
@@ -122,14 +121,13 @@ def test_what_loads_before_the_index_is_usable_stays_within_its_budget_whatever_
 def test_the_index_has_a_few_thousand_elements_at_most_whatever_the_archive(site):
     html = (site / "index.html").read_text(encoding="utf-8")
     found = parts(html)
-    fixed = (elements(html) - sum(map(elements, found["families"])) - sum(map(elements, found["tabs"]))
-             - sum(map(elements, found["marks"])) - sum(map(elements, found["cells"])))
+    fixed = elements(html) - sum(map(elements, found["families"])) - sum(map(elements, found["tabs"])) - sum(map(elements, found["charts"]))
     row = max(map(elements, found["rows"]))
     tabled = max(elements(ROW.sub("", family)) for family in found["tabled"])
     heading = max(map(elements, found["headings"]))
     tab = max(map(elements, found["tabs"]))
-    mark, cell = max(map(elements, found["marks"])), max(map(elements, found["cells"]))
     rows, tables = DEFAULTS["LEADERBOARD_INDEX_ROWS"], DEFAULTS["LEADERBOARD_INDEX_TABLES"]
-    chart = max(DEFAULTS["LEADERBOARD_CHART_MARKS"] * mark, GRID_COLUMNS * GRID_ROWS * cell + FRONTIER_MARKS * mark)
+    # A chart: its caption and legend (a swatch a shade at most, as here), and its SVG's bound (test_chart.py).
+    chart = max(elements(SVG.sub("", figure)) for figure in found["charts"]) + CHART_MOST_SVG_ELEMENTS
     most = (fixed + LARGEST_SUITES * tab + tables * (tabled + rows * row) + (LARGEST_FAMILIES - tables) * heading + chart)
     assert most <= BUDGET_ELEMENTS, f"the index could have {most:,} elements"

@@ -95,6 +95,7 @@ def checked(tmp_path_factory) -> tuple[Path, dict[str, list[str]]]:
 KINDS = {
     "the index": r"index\.html",
     "a long family's further pages": r"suite/[^/]+/\d+/\d+\.html",
+    "another suite's page": r"suite/[^/]+/index\.html",
     "the report pages": r"report/.+\.report\.html",
     "compare": r"compare\.html",
     "the changes page": r"changes\.html",

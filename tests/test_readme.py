@@ -320,13 +320,14 @@ def render(tmp_path_factory) -> Render:
     """A release with a changes page (every kind of file), rendered, then rendered again into itself.
 
     Before: one report. After: 60 reports of one suite and family, so that the family and the rows added
-    run past a page (50 rows), with the first compared with the second."""
+    run past a page (50 rows), and one of a second suite (which has a page and a panel of its own),
+    with the first compared with the second."""
     root = tmp_path_factory.mktemp("render")
     before = write_archive(root / "before", {"golden/a.report.json": report()})
     after = write_archive(root / "after", {
         f"golden/m{number:02d}.report.json": report(model_name=f"OpenMed/model-{number:02d}",
                                                     metrics={"leakage": {"overall": number / 100}})
-        for number in range(60)})
+        for number in range(60)} | {"second/b.report.json": report(suite="second", model_name="OpenMed/other")})
 
     def publish(reports: Path, output: str, *more: str) -> None:
         result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
