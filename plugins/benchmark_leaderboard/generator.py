@@ -8,9 +8,9 @@ running. ``generate_output`` writes every file through ``SiteWriter``: the schem
 processes leaderboard.json, the page's data file, the CSV downloads, the compare page, the index,
 the pages of long families, each suite's metrics for comparing, and the report copies and pages,
 each page rendered with the context as it is then (other plugins may have added to it); the
-changes pages of a build given a previous leaderboard; then it announces every file with
-``content_written``, removes what an earlier render in the same folder wrote and this one did not,
-and writes the render's marker last."""
+changes pages of a build given a previous leaderboard; then it announces every HTML page with
+``content_written`` and its page object (``pages``), removes what an earlier render in the same
+folder wrote and this one did not, and writes the render's marker last."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
-from urllib.parse import quote
 
 from markupsafe import Markup
 from pelican import signals
@@ -36,13 +35,13 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, pager, percent, report_details, site_nav,
+from .pages import REPORT_PAGES, LeaderboardPages, PagePlace, report_page_path, report_page_url
+from .view import (BoardView, Pager, board_view, family_page_path, pager, percent, report_details, site_nav,
                    suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
-REPORT_PAGES = "report/"
 REPORT_COPIES = "reports/"
 DATA_SCRIPT = "leaderboard-data.js"
 COMPARE_DATA = "compare-data/"
@@ -66,16 +65,6 @@ class Written:
 # Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
 # how a runner learns what was built without reading the output back.
 leaderboard_written = signals.signal("leaderboard_written")
-
-
-def report_page_path(report_path: str) -> str:
-    """Where a report's page is written: ``report/`` and its path, ``.json`` becoming ``.html``."""
-    return REPORT_PAGES + report_path[: -len(".json")] + ".html"
-
-
-def report_page_url(report_path: str) -> str:
-    """The URL of a report's page, relative to the site."""
-    return quote(report_page_path(report_path))
 
 
 class LeaderboardGenerator(Generator):
@@ -109,6 +98,12 @@ class LeaderboardGenerator(Generator):
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
                                      self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
+        # Every HTML page this build writes, as Pelican page objects (made as they are read): what
+        # other plugins iterate, and what content_written carries for each page.
+        self.pages = LeaderboardPages(self.leaderboard, _board_pages(self.leaderboard, self.view, self.changes,
+                                                                     self.settings.get("SITENAME", "")),
+                                      self.settings, self.context)
+        self.context["leaderboard_pages"] = self.pages
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
@@ -123,7 +118,7 @@ class LeaderboardGenerator(Generator):
                        self.get_template("family_page"), self.get_template("compare"),
                        self.env.get_template("columns.css"),
                        tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
-                       dict(self.context), self.settings["RELATIVE_URLS"], site)
+                       dict(self.context), self.settings["RELATIVE_URLS"], site, self.pages)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -142,7 +137,7 @@ class LeaderboardGenerator(Generator):
             _remove_stale(self.output_path, set(written))
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
         written.sort()
-        site.announce(written, self.context)
+        site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 
@@ -163,6 +158,7 @@ class _PageJob:
     context: dict[str, Any]
     relative_urls: bool
     site: SiteWriter
+    pages: LeaderboardPages
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
@@ -195,6 +191,25 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
             metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
         return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
     return _write_reports(job, task)
+
+
+def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str) -> list[PagePlace]:
+    """Where the pages of the whole board are written, as ``generate_output`` writes them: the
+    index, the compare page, each long family's further pages, the changes pages."""
+    places = [PagePlace("index.html", "leaderboard", site_name), PagePlace("compare.html", "compare", "Compare rows")]
+    for suite in board.suites:
+        for number, family in enumerate(suite.families, 1):
+            if len(family.rows) > view.page_rows:
+                places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",
+                                     f"{suite.name}, {family.name}: rows {pages.first} to {pages.last}")
+                           for pages in _after_the_first(lambda page: pager(suite, number, page, view.page_rows))]
+    if changes is not None:
+        places.append(PagePlace(CHANGES_PAGE, "changes", changes.title))
+        for section in changes.sections:
+            places += [PagePlace(changes_page_path(section.anchor, pages.number), "changes_page",
+                                 f"{changes.title}, {section.title}: rows {pages.first} to {pages.last}")
+                       for pages in _after_the_first(lambda page: changes.pages(section, page))]
+    return places
 
 
 def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) -> list[str]:
@@ -291,8 +306,8 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
-            save_as = report_page_path(row.report_path)
-            page = ReportPage(row.model_name, report_page_url(row.report_path), save_as)
+            page = job.pages.report(index)
+            save_as = page.save_as
             template = job.report_template
             context = template.new_context(job.context, shared=True)
             local = context.vars

@@ -3,8 +3,8 @@
 Every path is joined with Pelican's ``sanitised_join`` (nothing lands outside the output). A file
 whose bytes equal the previous render's is not created again: it is linked from there (or, when the
 previous render is the output itself, left as it is). Worker processes write with this class too;
-``announce`` then sends Pelican's ``content_written`` for every file, in the build's own process,
-where other plugins (a sitemap, a search index) listen."""
+``announce`` then sends Pelican's ``content_written`` for every HTML page with its page object, in
+the build's own process, where other plugins (a sitemap, a search index) listen."""
 
 from __future__ import annotations
 
@@ -75,11 +75,14 @@ class SiteWriter:
             os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
 
-    def announce(self, paths: Iterable[str], context: dict[str, Any]) -> None:
-        """Send ``content_written`` for each written path (absolute, as Pelican's writer sends it)."""
-        for relative in paths:
+    def announce(self, pages: Iterable[Any], context: dict[str, Any]) -> None:
+        """Send ``content_written`` for each HTML page, as Pelican's writer sends it: the absolute
+        path, and the context with the page object as ``page``. Scripts, style sheets and data
+        files are copied like Pelican's static files, without it."""
+        for page in pages:
+            relative = page.save_as
             path = os.path.join(self.output_path, *relative.split("/"))
-            signals.content_written.send(path, context=ChainMap({"output_file": relative}, context))
+            signals.content_written.send(path, context=ChainMap({"output_file": relative, "page": page}, context))
 
 
 def _holds(path: str, data: bytes) -> bool:
