@@ -50,7 +50,7 @@ def test_publish_checksums_every_other_file_in_sha256sum_format(published):
                        for path, data in sorted(files.items()) if path != "SHA256SUMS")
     assert files["SHA256SUMS"].decode("utf-8") == expected
     assert {"index.html", "leaderboard.json", ".nojekyll", "reports/golden/a.report.json",
-            "report/golden/a.report.html"} <= set(files)
+            "report/golden/a.report.html", "sitemap.xml"} <= set(files)
     # GNU sha256sum reads the file back and finds every file intact.
     checked = subprocess.run(["sha256sum", "--check", "--strict", "SHA256SUMS"], cwd=output, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
