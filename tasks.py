@@ -281,7 +281,8 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
     the same swap."""
     refuse_bad_tag(release_tag)
     site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
-    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
+    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous,
+             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}"}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 

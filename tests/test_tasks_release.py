@@ -260,3 +260,17 @@ def test_a_symbolic_link_never_passes_for_the_file(tmp_path):
     (tmp_path / "linked/a.txt").symlink_to(tmp_path / "real/a.txt")
     difference = release.compare_trees(release.tree_digests(tmp_path / "real"), release.tree_digests(tmp_path / "linked"))
     assert difference.lines() == ["changed: a.txt"]
+
+
+def test_a_release_render_links_the_releases_list_in_every_page_s_navigation_and_a_local_build_does_not(published, tmp_path):
+    reports, output = published
+    link = f'<li><a href="{SITE}/releases/index.html">Releases</a></li>'
+    pages = sorted(output.rglob("*.html"))
+    assert any(page.parts[-3:-1] == ("report", "golden") for page in pages)
+    for page in pages:
+        assert page.read_text(encoding="utf-8").count(link) == 1, page
+    local = tmp_path / "local"
+    result = run_invoke("build", "--reports-dir", str(reports), "--manifest", str(tmp_path / "no-manifest.jsonl"),
+                        "--release-tag", "v1.2.3", "--output-dir", str(local))
+    assert result.returncode == 0, result.stderr
+    assert not any("releases/index.html" in page.read_text(encoding="utf-8") for page in local.rglob("*.html"))
