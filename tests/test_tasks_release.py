@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import socket
@@ -116,8 +117,9 @@ def test_verify_notices_a_changed_archive(published, tmp_path):
 def test_verify_against_another_release_fails_before_any_render(published, tmp_path):
     # Every report carries its own tag: only the render's marker tells v1.2.3's render from v1.2.4's.
     reports, output = published
-    assert (output / release.MARKER).read_bytes() == (
-        b'{\n  "generator": "openmed-benchmark-leaderboard",\n  "marker": 1,\n  "release_tag": "v1.2.3"\n}\n')
+    marker = json.loads((output / release.MARKER).read_bytes())
+    assert {"index.html", "SHA256SUMS", ".nojekyll", release.MARKER} <= set(marker.pop("files"))
+    assert marker == {"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": "v1.2.3"}
     result = verify(tmp_path, reports, output, tag="v1.2.4")
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.splitlines() == [f"verify: {output} is the render of v1.2.3, not of v1.2.4"]

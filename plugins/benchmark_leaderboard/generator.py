@@ -14,9 +14,12 @@ folder wrote and this one did not, and writes the render's marker last."""
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import logging
 import os
+import posixpath
+import stat
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
@@ -79,8 +82,12 @@ class LeaderboardGenerator(Generator):
         if problem:
             raise BuildFailed(problem)
         # Rendering into the folder of an earlier render (``pelican content`` does): unchanged files
-        # stay, and what that render wrote and this one does not is removed once this one is written.
-        self.in_place = output.read_marker(self.output_path) is not None
+        # stay, and what that render wrote and this one does not is removed once this one is written;
+        # what it did not write (its marker does not list it) is someone else's and stays.
+        earlier = output.read_marker(self.output_path)
+        self.in_place = earlier is not None
+        self.earlier_files = output.render_files(earlier)
+        _pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
@@ -133,13 +140,59 @@ class LeaderboardGenerator(Generator):
                                       self.changes)
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
+        files = self._render_files(written)
+        retention = self.settings.get("OUTPUT_RETENTION") or ()
+        if self.in_place and self.earlier_files is None:
+            _remove_stale(self.output_path, set(written))  # a render whose marker lists no files
+        elif self.in_place:
+            _remove_unwritten(self.output_path, self.earlier_files - files, retention)
         if self.in_place:
-            _remove_stale(self.output_path, set(written))
-        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
+            kept = output.unlisted(self.output_path, files, retention)
+            if kept:
+                print(output.kept_line(kept), file=sys.stderr)
+        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
         written.sort()
         site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
+
+
+    def _render_files(self, written: list[str]) -> set[str]:
+        """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown
+        pages), what the static generator copies after this generator (the theme's static files and
+        STATIC_PATHS), and the sitemap the official sitemap plugin writes at the end."""
+        files = set(written) | {output.MARKER}
+        root = os.path.abspath(self.output_path)
+        for path in _pelican_written:
+            relative = os.path.relpath(os.path.abspath(path), root)
+            if not relative.startswith(os.pardir):
+                files.add(relative.replace(os.sep, "/"))
+        ignores = self.settings.get("IGNORE_FILES") or []
+        static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
+        for name in self.settings.get("THEME_STATIC_PATHS") or []:
+            source = os.path.join(self.theme, name)
+            if os.path.isfile(source):
+                files.add(posixpath.normpath(f"{static_dir}/{os.path.basename(name)}"))
+            for folder, folders, names in os.walk(source, followlinks=True):
+                folders[:] = [entry for entry in folders if not any(fnmatch.fnmatch(entry, i) for i in ignores)]
+                inside = os.path.relpath(folder, source).replace(os.sep, "/")
+                for entry in names:
+                    if not any(fnmatch.fnmatch(entry, i) for i in ignores):
+                        files.add(posixpath.normpath(f"{static_dir}/{inside}/{entry}"))
+        for static in self.context.get("staticfiles") or []:
+            files.add(static.save_as.replace(os.sep, "/"))
+        if any(str(name).rpartition(".")[2] == "sitemap" for name in self.settings.get("PLUGINS") or []):
+            sitemap = self.settings.get("SITEMAP") or {}
+            files.add("sitemap." + (sitemap.get("format") or "xml" if isinstance(sitemap, dict) else "xml"))
+        return files
+
+
+# What Pelican's writer wrote in this build (content_written from the page generators), for the marker.
+_pelican_written: list[str] = []
+
+
+def _note_written(path: str, context: Any = None) -> None:
+    _pelican_written.append(path)
 
 
 @dataclass(frozen=True)
@@ -349,6 +402,30 @@ def _remove_stale(output_path: str, written: set[str]) -> None:
             pass
 
 
+def _remove_unwritten(output_path: str, stale: set[str], retention: Iterable[str]) -> None:
+    """Rendering in place: remove the files the earlier render wrote and this one did not (its
+    marker lists them), then their folders that are left empty; never a folder, never what
+    ``OUTPUT_RETENTION`` names."""
+    retained = set(retention)
+    folders: set[str] = set()
+    for relative in sorted(stale):
+        if relative == output.MARKER or relative.split("/")[0] in retained:
+            continue
+        path = os.path.join(output_path, *relative.split("/"))
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        parts = relative.split("/")[:-1]
+        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
+        try:
+            os.rmdir(os.path.join(output_path, *folder.split("/")))
+        except OSError:  # not empty (it holds what this render or someone else wrote), or gone
+            pass
+
+
 class _ProblemsOnOneLine(logging.Filter):
     """Under ``pelican content``, Pelican logs the exception that stopped a build with its traceback,
     wrapped to the terminal's width. A refused archive or a build that cannot go on is printed
@@ -381,6 +458,7 @@ def get_generators(pelican_object):
 
 def register() -> None:
     signals.get_generators.connect(get_generators)
+    signals.content_written.connect(_note_written)
     pelican_logger = logging.getLogger("pelican")
     if _ONE_LINE not in pelican_logger.filters:
         pelican_logger.addFilter(_ONE_LINE)
