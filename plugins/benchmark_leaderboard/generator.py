@@ -111,6 +111,8 @@ class LeaderboardGenerator(Generator):
                                                                      self.settings.get("SITENAME", "")),
                                       self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
+        if self.earlier_files is not None:
+            self._refuse_overwriting(self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
@@ -156,6 +158,19 @@ class LeaderboardGenerator(Generator):
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 
+
+    def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
+        """Rendering in place: a page or copy this render writes where a file lies that the earlier
+        render did not write (someone else's) stops the build before anything is written."""
+        root = self.output_path
+        paths = [place.save_as for place in self.pages.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
+        for row in self.leaderboard.rows:
+            paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
+        clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
+        if clashes:
+            raise BuildFailed(f"the render writes {', '.join(one_line(path) for path in clashes)}, which the last render "
+                              f"did not write: move {'it' if len(clashes) == 1 else 'them'} out of the output first; "
+                              f"{one_line(root)} is unchanged")
 
     def _render_files(self, written: list[str]) -> set[str]:
         """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown

@@ -74,6 +74,11 @@ class LeaderboardPages(Sequence):
         latest = max((row.run_date for row in self._rows), default=None)
         self.latest = run_datetime(latest) if latest else None
 
+    @property
+    def places(self) -> tuple[PagePlace, ...]:
+        """Where the board pages are written, in order (no page object made)."""
+        return self._places
+
     def __len__(self) -> int:
         return len(self._places) + len(self._rows)
 
