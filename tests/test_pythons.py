@@ -26,7 +26,7 @@ def interpreter(version: str) -> tuple[str | None, str]:
     probe = subprocess.run([command, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True,
                            text=True, timeout=60)
     if probe.returncode != 0 or probe.stdout.strip() != version:
-        return None, f"python{version} ({command}) does not run as Python {version}: {(probe.stderr or probe.stdout).strip()[:200]}"
+        return None, f"python{version} ({command}) does not run as Python {version}: {' '.join((probe.stderr or probe.stdout).split())[:200]}"
     return command, ""
 
 

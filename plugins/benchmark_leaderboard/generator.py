@@ -38,7 +38,7 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .pages import REPORT_PAGES, LeaderboardPages, PagePlace, report_page_path, report_page_url
+from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
 from .view import (BoardView, Pager, board_view, family_page_path, pager, percent, report_details, site_nav,
                    suite_rows)
 from .writer import SiteWriter
@@ -158,7 +158,6 @@ class LeaderboardGenerator(Generator):
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 
-
     def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
         """Rendering in place: a page or copy this render writes where a file lies that the earlier
         render did not write (someone else's) stops the build before anything is written."""
@@ -207,7 +206,8 @@ _pelican_written: list[str] = []
 
 
 def _note_written(path: str, context: Any = None) -> None:
-    _pelican_written.append(path)
+    if not isinstance((context or {}).get("page"), (ReportPage, BoardPage)):  # the plugin's own are in written
+        _pelican_written.append(path)
 
 
 @dataclass(frozen=True)
