@@ -152,7 +152,8 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
 @task(help={"output-dir": "the rendered folder to remove (default: output)"})
 def clean(c, output_dir="output"):
     """Remove the output folder, only if it is a render of this site (it holds .leaderboard-render.json)
-    or empty, and what a killed build left beside it. A link as the output stays (the folder it leads
+    or empty, and what a killed build left beside it. What the render did not write (its marker does not
+    list it) stays, and the line says what was left. A link as the output stays (the folder it leads
     to is emptied), as does a mount point. Waits for a build of the same output, like a build does."""
     try:
         say(runner.clean(SETTINGS, output_dir))
