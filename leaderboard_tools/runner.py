@@ -198,8 +198,9 @@ def build(
 def clean(settings_file: str, output_dir: str) -> str:
     """Remove the render in ``output_dir`` and what a killed build left beside it; returns what was
     done, in one line. Only a render (a folder holding the marker) or an empty folder is removed, under
-    the output's lock. A link as the output stays, and so does the folder it leads to (emptied), as does
-    a mount point; everything else of the output goes with it."""
+    the output's lock, and of a render only what it wrote (what its marker lists; the rest, and the
+    names of OUTPUT_RETENTION, stay, and the line names them). A link as the output stays, and so does
+    the folder it leads to (emptied), as does a mount point."""
     with _sigterm_raises():
         try:
             return _clean(settings_file, output_dir)
