@@ -112,6 +112,7 @@ def test_a_content_written_receiver_sees_every_html_page_once_with_its_page_obje
         assert isinstance(page, contents.Page) and page.template == "report"
         assert page.url == f"report/s{number % 3}/r{number}.report.html"
         assert page.title == page.model_name == f"OpenMed/m{number}" and page.suite == f"s{number % 3}"
+        assert (page.model_family, page.release_tag, page.report_path) == ("PII", "v1.0.0", f"s{number % 3}/r{number}.report.json")
         assert page.date == datetime(2026, 1 + number % 9, 10 + number % 10, tzinfo=timezone.utc)
     latest = max(page.date for page in pages.values())
     for path in ("index.html", "compare.html", "suite/suite-s0/1/2.html"):

@@ -21,9 +21,10 @@ REPORT_PAGES = "report/"
 
 
 class ReportPage(Page):
-    """The page of one published report (``report/<its path>.html``)."""
+    """The page of one published report (``report/<its path>.html``), published."""
 
     default_template = "report"
+    default_status = "published"
 
 
 class BoardPage(Content):
@@ -108,11 +109,12 @@ class LeaderboardPages(Sequence):
         if when is None:
             when = self._dates[row.run_date] = run_datetime(row.run_date)
         save_as = report_page_path(row.report_path)
+        url = quote(save_as)
+        # Ten entries at most: a sitemap plugin keeps every page object until the end of the build, and
+        # a dict of ten entries takes half the memory of one of eleven to twenty-one. The template
+        # (``report``) and the status (``published``) are the class's defaults.
         metadata = {"title": row.model_name, "slug": save_as[len(REPORT_PAGES): -len(".html")], "save_as": save_as,
-                    "url": quote(save_as), "date": when, "status": "published", "template": "report",
-                    "model_name": row.model_name, "model_family": row.model_family,
-                    "suite": self._suites[self._suite_of[index]].name, "device": row.device,
-                    "release_tag": row.release_tag, "run_date": row.run_date, "rank": index + 1,
-                    "report_path": row.report_path, "report_url": row.report_url,
-                    "summary": f"leakage {row.leakage:.2%}, recall {row.recall:.2%}, F1 {row.f1:.2%}"}
+                    "url": save_as if url == save_as else url, "date": when, "model_name": row.model_name,
+                    "model_family": row.model_family, "suite": self._suites[self._suite_of[index]].name,
+                    "release_tag": row.release_tag, "report_path": row.report_path}
         return ReportPage("", metadata, settings=self._settings, context=self._context)
