@@ -181,3 +181,31 @@ def test_every_page_s_own_links_resolve_and_report_pages_share_the_included_chro
     for page in pages:
         for target in re.findall(r'(?:href|src)="(?![a-z][a-z0-9+.-]*:)([^"#?]+)', page.read_text(encoding="utf-8")):
             assert (page.parent / unquote(target)).resolve().is_file(), (page, target)
+
+
+def test_the_changes_pages_are_announced_with_page_objects_dated_by_the_latest_run(archive, tmp_path):
+    before = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", metrics={"leakage": {"overall": i / 100}})
+                      for i in range(6)}, name="before")
+    run_pelican(settings_for(tmp_path / "first", before))
+    after = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", generated_at="2026-07-0{}T00:00:00Z".format(1 + i),
+                                                   metrics={"leakage": {"overall": (6 - i) / 100}})
+                     for i in range(6)}, name="after")
+    seen = {}
+
+    def written(path, context):
+        seen[os.path.relpath(path, tmp_path / "out").replace(os.sep, "/")] = context["page"]
+
+    signals.content_written.connect(written)
+    try:
+        run_pelican(settings_for(tmp_path / "out", after, LEADERBOARD_PAGE_ROWS=2,
+                                 LEADERBOARD_PREVIOUS_LEADERBOARD=str(tmp_path / "first" / "leaderboard.json")))
+    finally:
+        signals.content_written.disconnect(written)
+    changes = sorted(path for path in seen if path == "changes.html" or path.startswith("changes/"))
+    assert changes[0] == "changes.html" and len(changes) > 1
+    assert changes == sorted(path.relative_to(tmp_path / "out").as_posix() for path in (tmp_path / "out").rglob("*.html")
+                             if path.name == "changes.html" or "changes" in path.parent.parts)
+    for path in changes:
+        assert isinstance(seen[path], contents.Content) and not isinstance(seen[path], contents.Page)
+        assert seen[path].date == datetime(2026, 7, 6, tzinfo=timezone.utc)
+    assert seen["changes.html"].title == "Changes in v1.0.0"
