@@ -10,6 +10,7 @@ archive of any size costs no memory for them and a worker makes only the pages i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
@@ -50,7 +51,16 @@ def report_page_path(report_path: str) -> str:
 
 def report_page_url(report_path: str) -> str:
     """The URL of a report's page, relative to the site."""
-    return quote(report_page_path(report_path))
+    return url_of(report_page_path(report_path))
+
+
+# What quote() leaves as it is: a path of only these characters is its own URL.
+_PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
+
+
+def url_of(save_as: str) -> str:
+    """The URL of a file written as ``save_as``: the path itself when quoting would change nothing."""
+    return save_as if _PLAIN.fullmatch(save_as) else quote(save_as)
 
 
 def run_datetime(run_date: str) -> datetime:
@@ -97,7 +107,7 @@ class LeaderboardPages(Sequence):
     def board_page(self, number: int) -> BoardPage:
         place = self._places[number]
         metadata = {"title": place.title, "slug": place.save_as[: -len(".html")], "save_as": place.save_as,
-                    "url": quote(place.save_as), "status": "published", "template": place.template}
+                    "url": url_of(place.save_as), "status": "published", "template": place.template}
         if self.latest is not None:
             metadata["date"] = self.latest
         return BoardPage("", metadata, settings=self._settings, context=self._context)
@@ -109,12 +119,11 @@ class LeaderboardPages(Sequence):
         if when is None:
             when = self._dates[row.run_date] = run_datetime(row.run_date)
         save_as = report_page_path(row.report_path)
-        url = quote(save_as)
         # Ten entries at most: a sitemap plugin keeps every page object until the end of the build, and
         # a dict of ten entries takes half the memory of one of eleven to twenty-one. The template
         # (``report``) and the status (``published``) are the class's defaults.
         metadata = {"title": row.model_name, "slug": save_as[len(REPORT_PAGES): -len(".html")], "save_as": save_as,
-                    "url": save_as if url == save_as else url, "date": when, "model_name": row.model_name,
+                    "url": url_of(save_as), "date": when, "model_name": row.model_name,
                     "model_family": row.model_family, "suite": self._suites[self._suite_of[index]].name,
                     "release_tag": row.release_tag, "report_path": row.report_path}
         return ReportPage("", metadata, settings=self._settings, context=self._context)
