@@ -37,8 +37,8 @@ from typing import Any, Callable, Iterator
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                          judge, kept_line, marker_bytes, one_line, read_marker, render_files,
-                                          unlisted)
+                                          judge, kept_line, marker_bytes, one_line, overwrite_problem, read_marker,
+                                          render_files, unlisted)
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -403,9 +403,7 @@ def _carry(previous: str, staging: str, retention: Any, shown: str) -> list[str]
     kept = not_written(previous, retention)
     clashes = [entry for entry in kept if os.path.lexists(os.path.join(staging, *entry.rstrip("/").split("/")))]
     if clashes:
-        raise BuildError(f"the render writes {', '.join(one_line(entry) for entry in clashes)}, which the last render "
-                         f"did not write: move {'it' if len(clashes) == 1 else 'them'} out of the output first; "
-                         f"{shown} is unchanged")
+        raise BuildError(overwrite_problem(clashes, shown))
     for entry in kept:
         relative = os.path.join(*entry.rstrip("/").split("/"))
         source, target = os.path.join(previous, relative), os.path.join(staging, relative)

@@ -167,9 +167,7 @@ class LeaderboardGenerator(Generator):
             paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
         clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
         if clashes:
-            raise BuildFailed(f"the render writes {', '.join(one_line(path) for path in clashes)}, which the last render "
-                              f"did not write: move {'it' if len(clashes) == 1 else 'them'} out of the output first; "
-                              f"{one_line(root)} is unchanged")
+            raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
 
     def _render_files(self, written: list[str]) -> set[str]:
         """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown

@@ -142,6 +142,14 @@ def unlisted(folder: str, files: Iterable[str], retention: Iterable[str] = ()) -
     return sorted(found)
 
 
+def overwrite_problem(clashes: list[str], shown: str) -> str:
+    """Why a build stops when its render would write where someone else's files lie (``clashes``,
+    paths the last render did not write), in one line; ``shown`` is the output as named."""
+    them = "it" if len(clashes) == 1 else "them"
+    return (f"the render writes {', '.join(one_line(path) for path in clashes)}, which the last render did not write: "
+            f"move {them} out of the output first; {shown} is unchanged")
+
+
 def kept_line(entries: list[str], what: str = "kept") -> str:
     """The line that names what ``unlisted`` found: ``kept 2 entries the last render did not write:
     CNAME, extra/`` (each name on one line)."""
