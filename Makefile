@@ -3,7 +3,10 @@
 # `make build` installs requirements.lock alone (what building needs), `make test` adds
 # requirements-test.lock (the tests' and the benchmark's packages), the Nu HTML Checker and Debian's Chromium.
 
-PYTHON ?= python3.11
+# The Python that makes .venv: the first of python3, python3.13, python3.12 and python3.11 on the
+# PATH that runs and is 3.11 or newer (the supported versions: 3.11, 3.12, 3.13); PYTHON=... overrides it.
+PYTHON ?= $(shell for candidate in python3 python3.13 python3.12 python3.11; do \
+	$$candidate -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$candidate; break; }; done)
 VENV := .venv
 BIN := $(VENV)/bin
 BUILD_STAMP := $(VENV)/.installed-build-lock
@@ -50,7 +53,8 @@ release-tag:
 	@echo $(RELEASE_TAG)
 
 $(BUILD_STAMP): requirements.lock
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || { test -n "$(PYTHON)" || { echo "make: no Python 3.11 or newer on the PATH; name one with PYTHON=..." >&2; exit 2; }; \
+		$(PYTHON) -m venv $(VENV); }
 	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements.lock
 	$(LINK_PATHS)

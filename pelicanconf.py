@@ -9,7 +9,11 @@ SITE_DESCRIPTION = (
     "OpenMed's archived synthetic de-identification benchmarks, ranked by leaked protected text "
     "(lower first), then by recall."
 )
-SITEURL = ""
+# Where the site is published: canonical links, Open Graph URLs and the sitemap's addresses point
+# here in every build. The pages themselves link relatively (RELATIVE_URLS: Pelican's writer and the
+# plugin give every page a SITEURL relative to itself), so the site also works opened from disk.
+CANONICAL_URL = "https://openmed.life/docs/eval/benchmark-leaderboard"
+SITEURL = CANONICAL_URL
 RELATIVE_URLS = True
 PATH = os.path.join(HERE, "content")
 OUTPUT_PATH = os.path.join(HERE, "output")
@@ -19,7 +23,17 @@ DEFAULT_LANG = "en"
 LOCALE = ("C.UTF-8", "C")
 
 PLUGIN_PATHS = [os.path.join(HERE, "plugins")]
-PLUGINS = ["benchmark_leaderboard"]
+# sitemap: the official pelican-sitemap (requirements.lock), a namespace plugin (pelican.plugins.sitemap).
+PLUGINS = ["benchmark_leaderboard", "sitemap"]
+
+# sitemap.xml lists every HTML page the build writes (the plugin announces its pages, not its
+# scripts or data), each dated by the data: a report's page by its run date, the pages of the whole
+# board by the archive's latest run date, a Markdown page by its Date. No clock: same bytes every build.
+SITEMAP = {
+    "format": "xml",
+    "priorities": {"indexes": 1.0, "pages": 0.5, "articles": 0.5},
+    "changefreqs": {"indexes": "monthly", "pages": "monthly", "articles": "monthly"},
+}
 
 # The archive the site publishes is the plugin's default (benchmark_leaderboard/settings.py):
 # content/benchmarks and models.jsonl; `invoke build` flags override them.
@@ -63,6 +77,3 @@ MARKDOWN = {
     },
     "output_format": "html5",
 }
-
-# Where the site is published: canonical links and Open Graph URLs point here in every build.
-CANONICAL_URL = "https://openmed.life/docs/eval/benchmark-leaderboard"

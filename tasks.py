@@ -198,11 +198,12 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
 
 @task_with_flags(help={"output-dir": "the rendered folder to remove (default: output)"})
 def clean(c, output_dir="output"):
-    """Remove the output folder, only if it is a render of this site or empty.
+    """Remove the output folder's render, only if it is a render of this site or empty.
 
-    A render holds .leaderboard-render.json. What a killed build left beside the output goes too. A link
-    as the output stays (the folder it leads to is emptied), as does a mount point. Waits for a build of
-    the same output, like a build does."""
+    A render holds .leaderboard-render.json, which lists every file it wrote: only those go, and what
+    the render did not write stays, named in one line. What a killed build left beside the output goes
+    too. A link as the output stays (the folder it leads to is emptied), as does a mount point. Waits for
+    a build of the same output, like a build does."""
     try:
         say(runner.clean(SETTINGS, output_dir))
     except BuildInterrupted as interrupt:
@@ -335,7 +336,8 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
     the same swap."""
     refuse_bad_tag(release_tag)
     site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
-    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
+    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous,
+             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}"}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 

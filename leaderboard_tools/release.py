@@ -178,6 +178,11 @@ def seal_release(folder: str, release_tag: str) -> None:
     if not os.path.lexists(marker):
         with open(marker, "wb") as handle:
             handle.write(marker_bytes(release_tag))
+    written = read_marker(folder)
+    if written is not None and "files" in written:
+        # The marker lists what the render wrote: the two files sealing it are the render's too.
+        with open(marker, "wb") as handle:
+            handle.write(marker_bytes(written["release_tag"], [*written["files"], NO_JEKYLL, CHECKSUMS]))
     with open(os.path.join(folder, NO_JEKYLL), "wb"):
         pass
     digests = tree_digests(folder)

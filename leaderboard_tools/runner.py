@@ -6,7 +6,9 @@ earlier render (a folder holding the render marker) is ever replaced or removed.
 the output is rendered through: its target is exchanged and the link stays a link. The output
 keeps its mode. A lock beside the output lets one build (or ``clean``) at a time work on it.
 
-A refused, failed or interrupted build leaves the output as it was; what a killed one left (its
+What the last render did not write (its marker lists what it wrote: a ``CNAME``, a folder of notes
+someone added) is carried into the new render unchanged, and ``clean`` leaves it; names in Pelican's
+``OUTPUT_RETENTION`` are kept the same way. A refused, failed or interrupted build leaves the output as it was; what a killed one left (its
 staging folder, or a move into a mount point half done) is finished or removed by the next build,
 under the lock. This is what ``invoke build`` (and serve, livereload, publish, verify) call."""
 
@@ -35,7 +37,8 @@ from typing import Any, Callable, Iterator
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                          judge, marker_bytes, one_line, read_marker)
+                                          judge, kept_line, marker_bytes, one_line, overwrite_problem, read_marker,
+                                          render_files, unlisted)
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -200,8 +203,9 @@ def build(
 def clean(settings_file: str, output_dir: str) -> str:
     """Remove the render in ``output_dir`` and what a killed build left beside it; returns what was
     done, in one line. Only a render (a folder holding the marker) or an empty folder is removed, under
-    the output's lock. A link as the output stays, and so does the folder it leads to (emptied), as does
-    a mount point; everything else of the output goes with it."""
+    the output's lock, and of a render only what it wrote (what its marker lists; the rest, and the
+    names of OUTPUT_RETENTION, stay, and the line names them). A link as the output stays, and so does
+    the folder it leads to (emptied), as does a mount point."""
     with _sigterm_raises():
         try:
             return _clean(settings_file, output_dir)
@@ -258,9 +262,15 @@ class _Build:
                         if not os.path.lexists(os.path.join(staging, MARKER)):
                             # The generator marks its render last; a plugin that did not is marked here.
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
-                            _write_new(os.path.join(staging, MARKER), marker_bytes(tag if isinstance(tag, str) else None))
+                            _write_new(os.path.join(staging, MARKER), marker_bytes(tag if isinstance(tag, str) else None,
+                                                                                   _files_below(staging)))
                         if finish is not None:
                             finish(staging)
+                        files = sum(len(names) for _, _, names in os.walk(staging))
+                        if previous is not None:
+                            kept = _carry(previous, staging, settings.get("OUTPUT_RETENTION") or (), self.shown)
+                            if kept:
+                                self.say(kept_line(kept))
                     except (ManifestError, BuildFailed) as error:
                         raise BuildError(str(error)) from None
                     except (BuildRefused, BuildError, OSError):
@@ -268,7 +278,6 @@ class _Build:
                     except Exception as error:
                         # Whatever else the plugin or Pelican raised: one line, never a traceback.
                         raise BuildError(f"{type(error).__name__}: {one_line(str(error))}; {self.shown} is unchanged") from None
-                    files = sum(len(names) for _, _, names in os.walk(staging))
                     place.swap(staging, mode)
                 finally:
                     with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
@@ -380,11 +389,87 @@ class _Place:
             recover_inside(self.target)
 
 
+def not_written(folder: str, retention: Any) -> list[str]:
+    """What the render in ``folder`` did not write (``unlisted``), with the top-level names of
+    ``OUTPUT_RETENTION``; for a render whose marker lists no files, only the latter."""
+    retention = [name for name in retention or () if isinstance(name, str) and name and "/" not in name]
+    files = render_files(read_marker(folder))
+    if files is None:
+        return sorted(name + ("/" if os.path.isdir(os.path.join(folder, name)) and not os.path.islink(os.path.join(folder, name)) else "")
+                      for name in retention if os.path.lexists(os.path.join(folder, name)))
+    return unlisted(folder, files, retention)
+
+
+def _carry(previous: str, staging: str, retention: Any, shown: str) -> list[str]:
+    """Put what the last render in ``previous`` did not write into the new render in ``staging``,
+    unchanged (linked where the file system allows, else copied with its times and mode); returns
+    what was carried. A path the new render writes too is someone else's file it would overwrite:
+    the build stops, the output unchanged."""
+    kept = not_written(previous, retention)
+    clashes = [entry for entry in kept if os.path.lexists(os.path.join(staging, *entry.rstrip("/").split("/")))]
+    if clashes:
+        raise BuildError(overwrite_problem(clashes, shown))
+    for entry in kept:
+        relative = os.path.join(*entry.rstrip("/").split("/"))
+        source, target = os.path.join(previous, relative), os.path.join(staging, relative)
+        parent = os.path.dirname(target)
+        if not os.path.isdir(parent):
+            os.makedirs(parent)
+            shutil.copystat(os.path.dirname(source), parent)
+        if os.path.isdir(source) and not os.path.islink(source):
+            shutil.copytree(source, target, symlinks=True, copy_function=_link_or_copy)
+        elif os.path.islink(source):
+            os.symlink(os.readlink(source), target)
+        else:
+            _link_or_copy(source, target)
+    return kept
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:  # another file system, or links not allowed
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _files_below(folder: str) -> list[str]:
+    return [os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/")
+            for top, _, names in os.walk(folder) for name in names]
+
+
+def _remove_listed(folder: str, kept: list[str]) -> None:
+    """Remove every entry of the render in ``folder`` but ``kept`` (what it did not write) and the
+    folders that hold them, the marker last (an interrupted removal leaves a render, which the next
+    clean finishes)."""
+    keep = {entry.rstrip("/") for entry in kept}
+    holders = {"/".join(entry.split("/")[:depth]) for entry in keep for depth in range(1, entry.count("/") + 1)}
+    for top, folders, names in os.walk(folder, topdown=False):
+        relative = os.path.relpath(top, folder).replace(os.sep, "/")
+        relative = "" if relative == "." else relative + "/"
+        if relative.rstrip("/") in keep or any(relative.startswith(entry + "/") for entry in keep if relative):
+            continue
+        for name in names + [entry for entry in folders if os.path.islink(os.path.join(top, entry))]:
+            path = relative + name
+            if path not in keep and path != MARKER and not (relative == "" and name == INNER_LOCK):
+                os.unlink(os.path.join(top, name))
+        for name in folders:
+            path = relative + name
+            if path not in keep and path not in holders and not os.path.islink(os.path.join(top, name)):
+                try:
+                    os.rmdir(os.path.join(top, name))
+                except OSError:
+                    pass
+    marker = os.path.join(folder, MARKER)
+    if os.path.lexists(marker):
+        os.unlink(marker)
+
+
 def _clean(settings_file: str, output_dir: str) -> str:
     shown = one_line(output_dir)
     problem = output_refusal(settings_file, output_dir)
     if problem:
         raise OutputRefused(problem)
+    retention = _settings(settings_file, {}).get("OUTPUT_RETENTION") or ()
     place = _Place(output_dir)
     if not os.path.isdir(place.parent):
         return f"nothing to remove: {shown} does not exist"
@@ -397,6 +482,11 @@ def _clean(settings_file: str, output_dir: str) -> str:
                 raise OutputRefused(problem)
             if not os.path.lexists(place.target):
                 return f"nothing to remove: {shown} does not exist"
+            kept = not_written(place.target, retention) if read_marker(place.target) is not None else []
+            if kept:
+                with signals_deferred():
+                    _remove_listed(place.target, kept)
+                return f"removed the render in {shown}; " + kept_line(kept, "left").replace(" the last render ", " it ")
             if link or place.mount:
                 empty_render(place.target)
                 kept = "the link and the folder it leads to stay" if link else "the folder stays: it is a mount point"

@@ -136,12 +136,15 @@ def test_a_refused_build_leaves_the_output_byte_identical_and_no_temporary_folde
     assert leftovers(output) == []
 
 
-def test_a_successful_build_replaces_the_whole_output(archive, tmp_path):
+def test_a_successful_build_replaces_all_the_last_render_wrote_and_keeps_what_it_did_not(archive, tmp_path):
     output = tmp_path / "site"
     assert run_invoke(*build_args(archive({"old.report.json": report()}, name="first"), output)).returncode == 0
-    (output / "stray.txt").write_text("from an earlier render")
-    assert run_invoke(*build_args(archive({"new.report.json": report()}, name="second"), output)).returncode == 0
-    assert not (output / "stray.txt").exists() and not (output / "reports" / "old.report.json").exists()
+    (output / "stray.txt").write_text("someone else's")
+    rebuilt = run_invoke(*build_args(archive({"new.report.json": report()}, name="second"), output))
+    assert rebuilt.returncode == 0
+    assert "kept 1 entry the last render did not write: stray.txt" in rebuilt.stderr.splitlines()
+    assert (output / "stray.txt").read_text() == "someone else's"
+    assert not (output / "reports" / "old.report.json").exists() and not (output / "report" / "old.report.html").exists()
     assert (output / "reports" / "new.report.json").is_file()
     assert leftovers(output) == []
 

@@ -8,7 +8,9 @@ import os
 import shutil
 from pathlib import Path
 
-from pelican import Pelican, signals
+from datetime import datetime, timezone
+
+from pelican import Pelican, contents, signals
 from pelican.settings import read_settings
 
 from benchmark_leaderboard.generator import LeaderboardGenerator
@@ -80,24 +82,59 @@ def test_a_context_value_set_after_the_leaderboard_is_read_reaches_every_report_
     assert all("<p id=late>added afterwards</p>" in page.read_text() for page in pages)
 
 
-def test_a_content_written_receiver_sees_every_file_the_plugin_writes(archive, tmp_path):
-    reports = archive({f"s{i % 3}/r{i}.report.json": report(suite=f"s{i % 3}", model_name=f"OpenMed/m{i}") for i in range(25)})
-    seen: list[str] = []
+def test_a_content_written_receiver_sees_every_html_page_once_with_its_page_object_and_no_asset(archive, tmp_path):
+    reports = archive({f"s{i % 3}/r{i}.report.json": report(suite=f"s{i % 3}", model_name=f"OpenMed/m{i}",
+                                                             generated_at=f"2026-0{1 + i % 9}-1{i % 10}T08:30:00+02:00")
+                       for i in range(25)})
+    seen: dict[str, object] = {}
 
     def written(path, context):
-        seen.append(os.path.relpath(path, tmp_path / "out").replace(os.sep, "/"))
+        relative = os.path.relpath(path, tmp_path / "out").replace(os.sep, "/")
+        assert relative not in seen
+        seen[relative] = context.get("page") or context.get("article")
 
     signals.content_written.connect(written)
     try:
-        run_pelican(settings_for(tmp_path / "out", reports, LEADERBOARD_WORKERS=2))
+        run_pelican(settings_for(tmp_path / "out", reports, LEADERBOARD_WORKERS=2, LEADERBOARD_PAGE_ROWS=5))
     finally:
         signals.content_written.disconnect(written)
     on_disk = set(tree_digest(tmp_path / "out"))
-    static = {"theme/" + name for name in os.listdir(ROOT / "theme" / "static")}  # copied by Pelican's static generator
-    assert sorted(seen) == sorted(on_disk - static)
-    assert len(seen) == len(set(seen))
-    assert sum(path.startswith("report/") for path in seen) == 25
-    assert sum(path.startswith("reports/") for path in seen) == 25
+    assert sorted(seen) == sorted(path for path in on_disk if path.endswith(".html"))
+    assert "suite/suite-s0/1/2.html" in seen  # a long family's further page
+    for path, page in seen.items():
+        assert isinstance(page, contents.Content), path
+        assert page.save_as == path and page.status == "published" and page.title
+        assert page.date.tzinfo is not None, path
+    pages = {path: page for path, page in seen.items() if path.startswith("report/")}
+    assert len(pages) == 25
+    for number in range(25):
+        page = pages[f"report/s{number % 3}/r{number}.report.html"]
+        assert isinstance(page, contents.Page) and page.template == "report"
+        assert page.url == f"report/s{number % 3}/r{number}.report.html"
+        assert page.title == page.model_name == f"OpenMed/m{number}" and page.suite == f"s{number % 3}"
+        assert (page.model_family, page.release_tag, page.report_path) == ("PII", "v1.0.0", f"s{number % 3}/r{number}.report.json")
+        assert page.date == datetime(2026, 1 + number % 9, 10 + number % 10, tzinfo=timezone.utc)
+    latest = max(page.date for page in pages.values())
+    for path in ("index.html", "compare.html", "suite/suite-s0/1/2.html"):
+        assert seen[path].date == latest and seen[path].url == path
+    assert seen["ranking.html"].date.tzinfo is not None  # a Markdown page, dated by its own Date:
+
+
+def test_the_context_lists_every_page_the_plugin_writes_as_page_objects(archive, tmp_path):
+    reports = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", metrics={"leakage": {"overall": i / 100}})
+                       for i in range(12)})
+    output = tmp_path / "out"
+    settings = settings_for(output, reports, LEADERBOARD_PAGE_ROWS=5)
+    context = {**settings, "pages": []}
+    generator = LeaderboardGenerator(context=context, settings=settings, path=settings["PATH"],
+                                     theme=settings["THEME"], output_path=str(output))
+    generator.generate_context()
+    pages = context["leaderboard_pages"]
+    assert [page.save_as for page in pages] == (["index.html", "compare.html", "suite/suite-golden/1/2.html",
+                                                 "suite/suite-golden/1/3.html"]
+                                                + [f"report/s/r{i}.report.html" for i in range(12)])
+    assert all(isinstance(page, contents.Page) and page.template == "report" for page in pages[4:])
+    assert context["pages"] == []  # Pelican would write what is in there a second time
 
 
 def test_one_process_and_several_write_the_same_bytes_at_3000_reports(tmp_path):
@@ -145,3 +182,31 @@ def test_every_page_s_own_links_resolve_and_report_pages_share_the_included_chro
     for page in pages:
         for target in re.findall(r'(?:href|src)="(?![a-z][a-z0-9+.-]*:)([^"#?]+)', page.read_text(encoding="utf-8")):
             assert (page.parent / unquote(target)).resolve().is_file(), (page, target)
+
+
+def test_the_changes_pages_are_announced_with_page_objects_dated_by_the_latest_run(archive, tmp_path):
+    before = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", metrics={"leakage": {"overall": i / 100}})
+                      for i in range(6)}, name="before")
+    run_pelican(settings_for(tmp_path / "first", before))
+    after = archive({f"s/r{i}.report.json": report(model_name=f"OpenMed/m{i}", generated_at="2026-07-0{}T00:00:00Z".format(1 + i),
+                                                   metrics={"leakage": {"overall": (6 - i) / 100}})
+                     for i in range(6)}, name="after")
+    seen = {}
+
+    def written(path, context):
+        seen[os.path.relpath(path, tmp_path / "out").replace(os.sep, "/")] = context["page"]
+
+    signals.content_written.connect(written)
+    try:
+        run_pelican(settings_for(tmp_path / "out", after, LEADERBOARD_PAGE_ROWS=2,
+                                 LEADERBOARD_PREVIOUS_LEADERBOARD=str(tmp_path / "first" / "leaderboard.json")))
+    finally:
+        signals.content_written.disconnect(written)
+    changes = sorted(path for path in seen if path == "changes.html" or path.startswith("changes/"))
+    assert changes[0] == "changes.html" and len(changes) > 1
+    assert changes == sorted(path.relative_to(tmp_path / "out").as_posix() for path in (tmp_path / "out").rglob("*.html")
+                             if path.name == "changes.html" or "changes" in path.parent.parts)
+    for path in changes:
+        assert isinstance(seen[path], contents.Content) and not isinstance(seen[path], contents.Page)
+        assert seen[path].date == datetime(2026, 7, 6, tzinfo=timezone.utc)
+    assert seen["changes.html"].title == "Changes in v1.0.0"

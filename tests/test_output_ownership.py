@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 
+from benchmark_leaderboard import output as output_module
 from benchmark_leaderboard.output import (MARKER, marker_bytes, one_line, output_problem, protected_folders,
                                           read_marker)
 from core_support import leftovers, tree_digest
@@ -125,7 +126,9 @@ def test_a_build_replaces_an_earlier_render_and_an_empty_folder_but_nothing_else
     empty.mkdir()
     result = run_invoke("build", "--reports-dir", str(reports), "--release-tag", TAG, "--output-dir", str(empty))
     assert result.returncode == 0, result.stderr
-    assert (empty / MARKER).read_bytes() == marker_bytes(TAG)
+    marker = json.loads((empty / MARKER).read_bytes())
+    assert marker.pop("files") == sorted(tree_digest(empty))  # every file the render wrote
+    assert marker == json.loads(marker_bytes(TAG))
     again = run_invoke("build", "--reports-dir", str(reports), "--release-tag", TAG, "--output-dir", str(empty))
     assert again.returncode == 0, again.stderr
 
@@ -250,9 +253,13 @@ def test_the_marker_is_canonical_json_naming_the_generator_and_the_release():
     (b'{"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": null, "x": 0}', False),
     (b"[]", False),
     (b"\xff", False),
+    (marker_bytes("v1.0.0", ["index.html", "report/a b.html"]), True),
+    (b'{"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": null, "files": "index.html"}', False),
+    (b'{"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": null, "files": [1]}', False),
     (b" " * 5000 + marker_bytes(None), False),
 ])
-def test_only_a_regular_file_of_the_marker_s_shape_marks_a_render(tmp_path, content, valid):
+def test_only_a_regular_file_of_the_marker_s_shape_marks_a_render(tmp_path, monkeypatch, content, valid):
+    monkeypatch.setattr(output_module, "MARKER_MAX_BYTES", 4096)  # a file larger than the limit is no marker
     (tmp_path / MARKER).write_bytes(content)
     assert (read_marker(str(tmp_path)) is not None) is valid
 

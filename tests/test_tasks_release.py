@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import socket
@@ -50,7 +51,7 @@ def test_publish_checksums_every_other_file_in_sha256sum_format(published):
                        for path, data in sorted(files.items()) if path != "SHA256SUMS")
     assert files["SHA256SUMS"].decode("utf-8") == expected
     assert {"index.html", "leaderboard.json", ".nojekyll", "reports/golden/a.report.json",
-            "report/golden/a.report.html"} <= set(files)
+            "report/golden/a.report.html", "sitemap.xml"} <= set(files)
     # GNU sha256sum reads the file back and finds every file intact.
     checked = subprocess.run(["sha256sum", "--check", "--strict", "SHA256SUMS"], cwd=output, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -116,8 +117,9 @@ def test_verify_notices_a_changed_archive(published, tmp_path):
 def test_verify_against_another_release_fails_before_any_render(published, tmp_path):
     # Every report carries its own tag: only the render's marker tells v1.2.3's render from v1.2.4's.
     reports, output = published
-    assert (output / release.MARKER).read_bytes() == (
-        b'{\n  "generator": "openmed-benchmark-leaderboard",\n  "marker": 1,\n  "release_tag": "v1.2.3"\n}\n')
+    marker = json.loads((output / release.MARKER).read_bytes())
+    assert {"index.html", "SHA256SUMS", ".nojekyll", release.MARKER} <= set(marker.pop("files"))
+    assert marker == {"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": "v1.2.3"}
     result = verify(tmp_path, reports, output, tag="v1.2.4")
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.splitlines() == [f"verify: {output} is the render of v1.2.3, not of v1.2.4"]
@@ -260,3 +262,17 @@ def test_a_symbolic_link_never_passes_for_the_file(tmp_path):
     (tmp_path / "linked/a.txt").symlink_to(tmp_path / "real/a.txt")
     difference = release.compare_trees(release.tree_digests(tmp_path / "real"), release.tree_digests(tmp_path / "linked"))
     assert difference.lines() == ["changed: a.txt"]
+
+
+def test_a_release_render_links_the_releases_list_in_every_page_s_navigation_and_a_local_build_does_not(published, tmp_path):
+    reports, output = published
+    link = f'<li><a href="{SITE}/releases/index.html">Releases</a></li>'
+    pages = sorted(output.rglob("*.html"))
+    assert any(page.parts[-3:-1] == ("report", "golden") for page in pages)
+    for page in pages:
+        assert page.read_text(encoding="utf-8").count(link) == 1, page
+    local = tmp_path / "local"
+    result = run_invoke("build", "--reports-dir", str(reports), "--manifest", str(tmp_path / "no-manifest.jsonl"),
+                        "--release-tag", "v1.2.3", "--output-dir", str(local))
+    assert result.returncode == 0, result.stderr
+    assert not any("releases/index.html" in page.read_text(encoding="utf-8") for page in local.rglob("*.html"))

@@ -9,19 +9,21 @@ processes leaderboard.json, the page's data file and its chunks for compare, the
 compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
 every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
 rendered with the context as it is then (other plugins may have added to it); the changes pages of a
-build given a previous leaderboard; then it announces every file with ``content_written``, removes
-what an earlier render in the same folder wrote and this one did not, and writes the render's marker
-last."""
+build given a previous leaderboard; then it announces every HTML page with ``content_written`` and
+its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
+not, and writes the render's marker last."""
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import logging
 import os
+import posixpath
+import stat
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, NamedTuple, Sequence
-from urllib.parse import quote
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from markupsafe import Markup
 from pelican import signals
@@ -37,13 +39,13 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .view import (BoardView, Pager, ReportPage, board_view, family_page_path, made, pager, panel_script_path,
-                   percent, report_details, short_hash, site_nav, suite_page_path, suite_rows)
+from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
+from .view import (BoardView, Pager, board_view, family_page_path, made, pager, panel_script_path, percent,
+                   report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
-REPORT_PAGES = "report/"
 REPORT_COPIES = "reports/"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
@@ -70,16 +72,6 @@ class Written:
 leaderboard_written = signals.signal("leaderboard_written")
 
 
-def report_page_path(report_path: str) -> str:
-    """Where a report's page is written: ``report/`` and its path, ``.json`` becoming ``.html``."""
-    return REPORT_PAGES + report_path[: -len(".json")] + ".html"
-
-
-def report_page_url(report_path: str) -> str:
-    """The URL of a report's page, relative to the site."""
-    return quote(report_page_path(report_path))
-
-
 class LeaderboardGenerator(Generator):
     """Publishes the archive: ``index.html`` (and ``suite/``, the further pages of long families),
     ``leaderboard.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per suite), the page's data
@@ -92,8 +84,12 @@ class LeaderboardGenerator(Generator):
         if problem:
             raise BuildFailed(problem)
         # Rendering into the folder of an earlier render (``pelican content`` does): unchanged files
-        # stay, and what that render wrote and this one does not is removed once this one is written.
-        self.in_place = output.read_marker(self.output_path) is not None
+        # stay, and what that render wrote and this one does not is removed once this one is written;
+        # what it did not write (its marker does not list it) is someone else's and stays.
+        earlier = output.read_marker(self.output_path)
+        self.in_place = earlier is not None
+        self.earlier_files = output.render_files(earlier)
+        _pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
@@ -117,6 +113,14 @@ class LeaderboardGenerator(Generator):
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
                                      self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
+        # Every HTML page this build writes, as Pelican page objects (made as they are read): what
+        # other plugins iterate, and what content_written carries for each page.
+        self.pages = LeaderboardPages(self.leaderboard, _board_pages(self.leaderboard, self.view, self.changes,
+                                                                     self.settings.get("SITENAME", "")),
+                                      self.settings, self.context)
+        self.context["leaderboard_pages"] = self.pages
+        if self.earlier_files is not None:
+            self._refuse_overwriting(self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
@@ -133,7 +137,7 @@ class LeaderboardGenerator(Generator):
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
                        self.env.get_template("panel.js"),
                        tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
-                       dict(self.context), self.settings["RELATIVE_URLS"], site)
+                       dict(self.context), self.settings["RELATIVE_URLS"], site, self.pages)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -148,13 +152,70 @@ class LeaderboardGenerator(Generator):
                                       self.changes)
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
+        files = self._render_files(written)
+        retention = self.settings.get("OUTPUT_RETENTION") or ()
+        if self.in_place and self.earlier_files is None:
+            _remove_stale(self.output_path, set(written))  # a render whose marker lists no files
+        elif self.in_place:
+            _remove_unwritten(self.output_path, self.earlier_files - files, retention)
         if self.in_place:
-            _remove_stale(self.output_path, set(written))
-        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag)))
+            kept = output.unlisted(self.output_path, files, retention)
+            if kept:
+                print(output.kept_line(kept), file=sys.stderr)
+        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
         written.sort()
-        site.announce(written, self.context)
+        site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
+
+    def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
+        """Rendering in place: a page or copy this render writes where a file lies that the earlier
+        render did not write (someone else's) stops the build before anything is written."""
+        root = self.output_path
+        paths = [place.save_as for place in self.pages.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
+        for row in self.leaderboard.rows:
+            paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
+        clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
+        if clashes:
+            raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
+
+    def _render_files(self, written: list[str]) -> set[str]:
+        """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown
+        pages), what the static generator copies after this generator (the theme's static files and
+        STATIC_PATHS), and the sitemap the official sitemap plugin writes at the end."""
+        files = set(written) | {output.MARKER}
+        root = os.path.abspath(self.output_path)
+        for path in _pelican_written:
+            relative = os.path.relpath(os.path.abspath(path), root)
+            if not relative.startswith(os.pardir):
+                files.add(relative.replace(os.sep, "/"))
+        ignores = self.settings.get("IGNORE_FILES") or []
+        static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
+        for name in self.settings.get("THEME_STATIC_PATHS") or []:
+            source = os.path.join(self.theme, name)
+            if os.path.isfile(source):
+                files.add(posixpath.normpath(f"{static_dir}/{os.path.basename(name)}"))
+            for folder, folders, names in os.walk(source, followlinks=True):
+                folders[:] = [entry for entry in folders if not any(fnmatch.fnmatch(entry, i) for i in ignores)]
+                inside = os.path.relpath(folder, source).replace(os.sep, "/")
+                for entry in names:
+                    if not any(fnmatch.fnmatch(entry, i) for i in ignores):
+                        files.add(posixpath.normpath(f"{static_dir}/{inside}/{entry}"))
+        for static in self.context.get("staticfiles") or []:
+            files.add(static.save_as.replace(os.sep, "/"))
+        if any(str(name).rpartition(".")[2] == "sitemap" for name in self.settings.get("PLUGINS") or []):
+            sitemap = self.settings.get("SITEMAP") or {}
+            files.add("sitemap." + (sitemap.get("format") or "xml" if isinstance(sitemap, dict) else "xml"))
+        return files
+
+
+# What Pelican's writer wrote in this build (content_written from the page generators), for the marker.
+_pelican_written: list[str] = []
+
+
+def _note_written(path: str, context: Any = None) -> None:
+    if not isinstance((context or {}).get("page"), (ReportPage, BoardPage)):  # the plugin's own are in written
+        _pelican_written.append(path)
 
 
 @dataclass(frozen=True)
@@ -175,6 +236,7 @@ class _PageJob:
     context: dict[str, Any]
     relative_urls: bool
     site: SiteWriter
+    pages: LeaderboardPages
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
@@ -219,6 +281,28 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
             metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
         return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
     return _write_reports(job, task)
+
+
+def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str) -> list[PagePlace]:
+    """Where the pages of the whole board are written, as ``generate_output`` writes them: the
+    index, each other suite's page, the compare page, every family's pages, the changes pages."""
+    places = [PagePlace("index.html", "leaderboard", site_name)]
+    places += [PagePlace(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
+               for suite in board.suites[1:]]
+    places.append(PagePlace("compare.html", "compare", "Compare rows"))
+    for suite in board.suites:
+        for number, family in enumerate(suite.families, 1):
+            count = pager(suite, number, 1, view.page_rows).count
+            places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",
+                                 f"{suite.name}, {family.name}: rows {pages.first} to {pages.last}")
+                       for pages in (pager(suite, number, page, view.page_rows) for page in range(1, count + 1))]
+    if changes is not None:
+        places.append(PagePlace(CHANGES_PAGE, "changes", changes.title))
+        for section in changes.sections:
+            places += [PagePlace(changes_page_path(section.anchor, pages.number), "changes_page",
+                                 f"{changes.title}, {section.title}: rows {pages.first} to {pages.last}")
+                       for pages in _after_the_first(lambda page: changes.pages(section, page))]
+    return places
 
 
 def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) -> list[str]:
@@ -304,8 +388,8 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
-            save_as = report_page_path(row.report_path)
-            page = ReportPage(row.model_name, report_page_url(row.report_path), save_as)
+            page = job.pages.report(index)
+            save_as = page.save_as
             template = job.report_template
             context = template.new_context(job.context, shared=True)
             local = context.vars
@@ -347,6 +431,30 @@ def _remove_stale(output_path: str, written: set[str]) -> None:
             pass
 
 
+def _remove_unwritten(output_path: str, stale: set[str], retention: Iterable[str]) -> None:
+    """Rendering in place: remove the files the earlier render wrote and this one did not (its
+    marker lists them), then their folders that are left empty; never a folder, never what
+    ``OUTPUT_RETENTION`` names."""
+    retained = set(retention)
+    folders: set[str] = set()
+    for relative in sorted(stale):
+        if relative == output.MARKER or relative.split("/")[0] in retained:
+            continue
+        path = os.path.join(output_path, *relative.split("/"))
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        parts = relative.split("/")[:-1]
+        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
+        try:
+            os.rmdir(os.path.join(output_path, *folder.split("/")))
+        except OSError:  # not empty (it holds what this render or someone else wrote), or gone
+            pass
+
+
 class _ProblemsOnOneLine(logging.Filter):
     """Under ``pelican content``, Pelican logs the exception that stopped a build with its traceback,
     wrapped to the terminal's width. A refused archive or a build that cannot go on is printed
@@ -379,6 +487,7 @@ def get_generators(pelican_object):
 
 def register() -> None:
     signals.get_generators.connect(get_generators)
+    signals.content_written.connect(_note_written)
     pelican_logger = logging.getLogger("pelican")
     if _ONE_LINE not in pelican_logger.filters:
         pelican_logger.addFilter(_ONE_LINE)

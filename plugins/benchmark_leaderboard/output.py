@@ -1,7 +1,9 @@
 """Which folder a build may write into or remove: only a new or empty one, or an earlier render.
 
 A render marks itself with ``MARKER`` at its root (as Sphinx writes ``.buildinfo``); a folder
-without it holds someone else's files and is never replaced or removed. Some folders are never
+without it holds someone else's files and is never replaced or removed. The marker also lists every
+file the render wrote: whatever else is in the folder (a ``CNAME``, notes) was put there by someone
+else, and a rebuild or ``clean`` leaves it (``unlisted``). Some folders are never
 an output whatever a marker says: those the build reads (the content, the plugins, the theme,
 the reports, the manifest's folder), any folder that contains one of them (so the project, its
 parents, ``/``), and anything of git's. Pure: no Pelican import, nothing written."""
@@ -21,8 +23,9 @@ from .settings import options
 MARKER = ".leaderboard-render.json"
 GENERATOR = "openmed-benchmark-leaderboard"
 MARKER_VERSION = 1
-# A marker is a few dozen bytes; a larger file of that name is not one (and is never read whole).
-MARKER_MAX_BYTES = 4096
+# A marker lists every file of its render (about 120 bytes a report); a file of that name larger
+# than this is not one, and is never read.
+MARKER_MAX_BYTES = 1 << 28
 
 # What a build into a mount point leaves inside the output while it works (``leaderboard_tools.runner``
 # makes them; a killed build may leave them behind). They are the build's own, so an output that holds
@@ -37,10 +40,19 @@ LONG_NAME_SHOWN = 40
 _INNER_LEFTOVER = re.compile(rf"(?:{re.escape(INNER_STAGING_PREFIX)}|{re.escape(INNER_OLD_PREFIX)}){TOKEN}")
 
 
-def marker_bytes(release_tag: str | None) -> bytes:
-    """The marker's bytes: canonical JSON, like ``leaderboard.json``, naming the release rendered."""
-    document = {"generator": GENERATOR, "marker": MARKER_VERSION, "release_tag": release_tag}
+def marker_bytes(release_tag: str | None, files: Iterable[str] | None = None) -> bytes:
+    """The marker's bytes: canonical JSON, like ``leaderboard.json``, naming the release rendered
+    and, when given, every file the render wrote (POSIX paths relative to the render, the marker's
+    own among them, sorted)."""
+    document: dict[str, Any] = {"generator": GENERATOR, "marker": MARKER_VERSION, "release_tag": release_tag}
+    if files is not None:
+        document["files"] = sorted(set(files) | {MARKER})
     return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+# The last markers read, by where they are and their file's identity and times: a build judges its
+# output several times, and a large render's marker is parsed once.
+_read: dict[tuple[str, int, int, int, int, int], dict[str, Any]] = {}
 
 
 def read_marker(folder: str) -> dict[str, Any] | None:
@@ -56,9 +68,19 @@ def read_marker(folder: str) -> dict[str, Any] | None:
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MARKER_MAX_BYTES:
             return None
-        data = os.read(descriptor, MARKER_MAX_BYTES + 1)
+        key = (os.path.abspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+        if key in _read:
+            return _read[key]
+        chunks = []
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        data = b"".join(chunks)
     except OSError:
         return None
     finally:
@@ -67,14 +89,73 @@ def read_marker(folder: str) -> dict[str, Any] | None:
         return None
     try:
         document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if not (isinstance(document, dict) and set(document) == {"generator", "marker", "release_tag"}
+    if not (isinstance(document, dict) and set(document) - {"files"} == {"generator", "marker", "release_tag"}
             and document["generator"] == GENERATOR
             and type(document["marker"]) is int and document["marker"] == MARKER_VERSION
-            and (document["release_tag"] is None or isinstance(document["release_tag"], str))):
+            and (document["release_tag"] is None or isinstance(document["release_tag"], str))
+            and ("files" not in document or (isinstance(document["files"], list)
+                                             and all(isinstance(name, str) for name in document["files"])))):
         return None
+    _read.clear()
+    _read[key] = document
     return document
+
+
+def render_files(marker: dict[str, Any] | None) -> frozenset[str] | None:
+    """The files a render wrote, as its marker lists them; None for a marker that lists none (written
+    before markers did: everything in such a render counts as its own)."""
+    if marker is None or "files" not in marker:
+        return None
+    return frozenset(marker["files"])
+
+
+def unlisted(folder: str, files: Iterable[str], retention: Iterable[str] = ()) -> list[str]:
+    """What is in ``folder`` that the render that wrote ``files`` did not write, sorted: files and
+    links by their path, a folder holding nothing it wrote by its path and ``/``; the build's own
+    working files (``counts_as_empty``) left out. Top-level names in ``retention`` (Pelican's
+    ``OUTPUT_RETENTION``) count as not written whatever the list says. Links are never followed."""
+    retained = {name for name in retention if isinstance(name, str) and name and "/" not in name}
+    written = set(files) - retained
+    folders = {""}
+    for name in written:
+        parts = name.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            folders.add("/".join(parts[:depth]))
+    found: list[str] = []
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        with os.scandir(os.path.join(folder, relative) if relative else folder) as listing:
+            entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in listing]
+        for name, is_folder in entries:
+            path = f"{relative}/{name}" if relative else name
+            if not relative and counts_as_empty([name]):
+                continue
+            if is_folder and path in folders:
+                pending.append(path)
+            elif is_folder:
+                found.append(path + "/")
+            elif path not in written:
+                found.append(path)
+    return sorted(found)
+
+
+def overwrite_problem(clashes: list[str], shown: str) -> str:
+    """Why a build stops when its render would write where someone else's files lie (``clashes``,
+    paths the last render did not write), in one line; ``shown`` is the output as named."""
+    them = "it" if len(clashes) == 1 else "them"
+    return (f"the render writes {', '.join(one_line(path) for path in clashes)}, which the last render did not write: "
+            f"move {them} out of the output first; {shown} is unchanged")
+
+
+def kept_line(entries: list[str], what: str = "kept") -> str:
+    """The line that names what ``unlisted`` found: ``kept 2 entries the last render did not write:
+    CNAME, extra/`` (each name on one line)."""
+    count = len(entries)
+    return (f"{what} {count} {'entry' if count == 1 else 'entries'} the last render did not write: "
+            + ", ".join(one_line(entry) for entry in entries))
 
 
 def protected_folders(settings: dict[str, Any]) -> list[str]:

@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     # The leaderboard.json of the previous release (relative to PATH; `invoke publish --previous`
     # sets it): the build compares its rows with it and writes changes.html. None: no changes page.
     "LEADERBOARD_PREVIOUS_LEADERBOARD": None,
+    # The address of the site's list of releases (releases/index.html of the pages branch), linked from
+    # every page's navigation: set by a release render (invoke publish, gh-pages), which knows where it
+    # is published; a plain local build knows of no list and links none.
+    "LEADERBOARD_RELEASE_LIST_URL": None,
     # Rows whose report has fewer fixtures than this are marked as thin evidence.
     "LEADERBOARD_THIN_EVIDENCE": 10,
     # A family's rows are on static pages of this many rows each (suite/<anchor>/<family>/<page>.html),

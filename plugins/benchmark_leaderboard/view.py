@@ -114,15 +114,6 @@ def origin(source: str, release_tag: str) -> tuple[Markup, Markup]:
     return escape(kind), escape(detail)
 
 
-@dataclass(frozen=True, slots=True)
-class ReportPage:
-    """What base.html needs of a report's page: its title and where it is."""
-
-    title: str
-    url: str
-    save_as: str
-
-
 @dataclass(slots=True)
 class ReportDetails:
     """Everything a report page shows about one row, each value ready to print (percentages
