@@ -12,10 +12,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote
 
-from pelican import Pelican
-from pelican.plugins import sitemap
-from pelican.settings import read_settings
-
 from conftest import ROOT, SETTINGS, report
 
 PELICAN = str(Path(sys.executable).parent / "pelican")
@@ -59,15 +55,30 @@ def test_pelican_content_lists_every_page_no_asset_and_dates_each_report_page_by
     assert found[SITE + "/ranking.html"] == "2026-11-30T00:00:00+00:00"  # its Date:
 
 
-def test_two_builds_under_different_clocks_write_the_same_sitemap(archive, tmp_path, monkeypatch):
+# One build in a process of its own (nothing another test's in-process build left behind reaches it),
+# with the sitemap plugin's clock set to the given time.
+UNDER_CLOCK = """
+import sys
+from datetime import datetime
+from pelican import Pelican
+from pelican.plugins import sitemap
+from pelican.settings import read_settings
+settings, output, reports, clock = sys.argv[1:]
+sitemap.sitemap.generator.now = datetime.fromisoformat(clock)
+Pelican(read_settings(settings, override={"OUTPUT_PATH": output, "LEADERBOARD_REPORTS_DIR": reports,
+                                          "LEADERBOARD_RELEASE_TAG": "v1.0.0"})).run()
+"""
+
+
+def test_two_builds_under_different_clocks_write_the_same_sitemap(archive, tmp_path):
     reports = reports_of_many_dates(archive)
     written = []
-    for number, clock in enumerate((datetime(1999, 1, 1, 12), datetime(2042, 7, 9, 3, 4, 5))):
+    for number, clock in enumerate(("1999-01-01T12:00:00", "2042-07-09T03:04:05")):
         # The plugin falls back to the time it was imported for a page without a date: there must be none.
-        monkeypatch.setattr(sitemap.sitemap.generator, "now", clock)
         output = tmp_path / f"out-{number}"
-        Pelican(read_settings(SETTINGS, override={"OUTPUT_PATH": str(output), "LEADERBOARD_REPORTS_DIR": str(reports),
-                                                  "LEADERBOARD_RELEASE_TAG": "v1.0.0"})).run()
+        result = subprocess.run([sys.executable, "-c", UNDER_CLOCK, str(SETTINGS), str(output), str(reports), clock],
+                                cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
         written.append((output / "sitemap.xml").read_bytes())
         assert b"1999-" not in written[-1] and b"2042-" not in written[-1]
     assert written[0] == written[1]
