@@ -292,10 +292,9 @@ def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | Non
     places.append(PagePlace("compare.html", "compare", "Compare rows"))
     for suite in board.suites:
         for number, family in enumerate(suite.families, 1):
-            count = pager(suite, number, 1, view.page_rows).count
             places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",
                                  f"{suite.name}, {family.name}: rows {pages.first} to {pages.last}")
-                       for pages in (pager(suite, number, page, view.page_rows) for page in range(1, count + 1))]
+                       for pages in _family_pagers(suite, number, view.page_rows)]
     if changes is not None:
         places.append(PagePlace(CHANGES_PAGE, "changes", changes.title))
         for section in changes.sections:
@@ -310,11 +309,17 @@ def _write_family_pages(job: _PageJob, suite_number: int, family_number: int) ->
     board, view = job.board, job.view
     suite = board.suites[suite_number]
     family = suite.families[family_number]
-    count = pager(suite, family_number + 1, 1, view.page_rows).count
     return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
                     leaderboard=board, view=view, suite=suite, family=family, pages=pages,
                     shown=family.rows[pages.first - 1:pages.last])
-            for pages in (pager(suite, family_number + 1, number, view.page_rows) for number in range(1, count + 1))]
+            for pages in _family_pagers(suite, family_number + 1, view.page_rows)]
+
+
+def _family_pagers(suite: Any, family_number: int, page_rows: int) -> Iterator[Pager]:
+    """The pager of each page of a family (numbered from 1 in its suite), from its first page on."""
+    count = pager(suite, family_number, 1, page_rows).count
+    for number in range(1, count + 1):
+        yield pager(suite, family_number, number, page_rows)
 
 
 def _write_changes(job: _PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:

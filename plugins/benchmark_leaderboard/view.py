@@ -334,7 +334,6 @@ class BoardView:
     page_rows: int  # a family table's rows a page
     index_rows: int  # a family's top rows on the index and the suites' pages
     index_tables: int  # a suite's families that show their top rows there (the others: heading and link)
-    chart_marks: int  # a chart marks its frontier's rows up to this many
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
@@ -358,8 +357,8 @@ def suite_rows(suite: Any) -> list[int]:
     return sorted(index for family in suite.families for index in family.rows)
 
 
-def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int, index_rows: int = 5,
-               index_tables: int = 10) -> BoardView:
+def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int, index_rows: int,
+               index_tables: int) -> BoardView:
     rows = board.rows
     counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
     frontier = [0] * len(rows)
@@ -379,7 +378,6 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         page_rows=page_rows,
         index_rows=index_rows,
         index_tables=index_tables,
-        chart_marks=chart_marks,
         charts=tuple(charts),
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),
         latest_run=max(row.run_date for row in rows),
