@@ -37,8 +37,19 @@ def cell(value: object) -> str:
 
 
 def csv_lines(rows: Iterable[Row]) -> list[str]:
-    """Each row's line, CRLF included: worked out once for leaderboard.csv and the suites' files."""
-    return [",".join([cell(value) for value in row]) + "\r\n" for row in rows]
+    """Each row's line, CRLF included: worked out once for leaderboard.csv and the suites' files.
+    A field is written column by column: a column of floats by ``repr``, a column of text once for
+    each distinct value (suites, families, devices, tags and dates repeat across rows)."""
+    columns = []
+    for values in zip(*rows):
+        kinds = set(map(type, values))
+        if kinds == {float}:
+            columns.append(map(float.__repr__, values))
+        elif kinds == {str}:
+            columns.append(map({value: cell(value) for value in set(values)}.__getitem__, values))
+        else:
+            columns.append(map(cell, values))
+    return [line + "\r\n" for line in map(",".join, zip(*columns))]
 
 
 def csv_pieces(lines: Sequence[str], indices: Iterable[int] | None = None) -> Iterator[bytes]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import math
 import os
+from itertools import islice, product
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
@@ -102,7 +104,7 @@ def _separator(entries: list[str]) -> str:
     """A character that no entry holds, to join them with: a control character or one of the
     private use area, none of which has a case (lower-casing the joined text keeps every entry's
     bounds)."""
-    held = set().union(*map(set, entries)) if entries else set()
+    held = set("".join(entries))
     for code in (*range(0x0A, 0x20), *range(0x01, 0x0A), *range(0xE000, 0xF900)):
         if chr(code) not in held:
             return chr(code)
@@ -114,6 +116,30 @@ def _common_suffix(entries: list[str]) -> str:
     return reversed_prefix[::-1]
 
 
+def _entries(values: list[Any]) -> tuple[list[Any], list[int]]:
+    """A column's distinct values (by ``_key``) in order of first appearance, and each value's
+    entry number. A column of one type of text or whole numbers is its own keys, and a column of
+    floats is keyed by each float's exact hexadecimal text (which tells -0.0 from 0.0): both are
+    numbered by the dictionary's own loops, not one Python call a value."""
+    kinds = set(map(type, values))
+    if len(kinds) == 1 and kinds <= {str, int, float}:
+        keys = list(map(float.hex, values)) if float in kinds else values
+        number = {key: code for code, key in enumerate(dict.fromkeys(keys))}
+        table = list(number)
+        return (list(map(float.fromhex, table)) if float in kinds else table), list(map(number.__getitem__, keys))
+    table: list[Any] = []
+    found: dict[tuple[Any, ...], int] = {}
+    codes: list[int] = []
+    for value in values:
+        key = _key(value)
+        code = found.get(key)
+        if code is None:
+            code = found[key] = len(table)
+            table.append(value)
+        codes.append(code)
+    return table, codes
+
+
 def pack_column(values: list[Any]) -> dict[str, Any]:
     """A column of the page's data, compact and cheap to read: its distinct values once each, in
     order of first appearance (``values``, a list; or, when they are all text, ``text``: them joined
@@ -122,18 +148,9 @@ def pack_column(values: list[Any]) -> dict[str, Any]:
     significant first (an empty ``index`` and ``width`` 0: row ``i`` is entry ``i``, or entry 0 when
     there is one entry). A page reads a few long strings instead of a value a row: far less to
     parse."""
-    table: list[Any] = []
-    number: dict[tuple[Any, ...], int] = {}
-    codes: list[int] = []
-    for value in values:
-        key = _key(value)
-        code = number.get(key)
-        if code is None:
-            code = number[key] = len(table)
-            table.append(value)
-        codes.append(code)
+    table, codes = _entries(values)
     column: dict[str, Any]
-    if table and all(type(value) is str for value in table):
+    if table and set(map(type, table)) == {str}:
         prefix = os.path.commonprefix(table)
         cut = [value[len(prefix):] for value in table]
         suffix = _common_suffix(cut)
@@ -148,9 +165,9 @@ def pack_column(values: list[Any]) -> dict[str, Any]:
     width = 1
     while len(DIGITS) ** width < len(table):
         width += 1
-    spelled = ["".join(DIGITS[(code // len(DIGITS) ** place) % len(DIGITS)] for place in reversed(range(width)))
-               for code in range(len(table))]
-    column.update(index="".join(spelled[code] for code in codes), width=width)
+    # Entry numbers spelled in order: the product of the digits, most significant first.
+    spelled = list(map("".join, islice(product(DIGITS, repeat=width), len(table))))
+    column.update(index="".join(map(spelled.__getitem__, codes)), width=width)
     return column
 
 
@@ -197,7 +214,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     span = span or slice(None)
     rows = rows[span]
     index = {name: position for position, name in enumerate(FIELDS)}
-    fields: dict[str, Any] = {name: [row[index[name]] for row in rows] for name in EMBEDDED_FIELDS}
+    fields: dict[str, Any] = {name: list(map(itemgetter(index[name]), rows)) for name in EMBEDDED_FIELDS}
     data: dict[str, Any] = {
         "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
                     for column in COLUMNS],
