@@ -173,6 +173,22 @@ def test_made_keeps_what_the_plugin_made_and_escapes_everything_else():
     assert (kind, detail) == ("manifest", Markup.escape("models.jsonl (" + HOSTILE + ")"))
 
 
+def test_archive_text_is_escaped_once_and_printed_as_escaped():
+    # A report page's text (a suite, a metric's key or value) is escaped where the page's values are
+    # made, once a build for text that recurs, exactly as autoescaping would print it.
+    from markupsafe import Markup, escape
+
+    from benchmark_leaderboard.fill import FIELDS, Row
+    from benchmark_leaderboard.view import escaped, escaped_leaves, row_text
+
+    assert escaped(HOSTILE) == escape(HOSTILE) and type(escaped(HOSTILE)) is Markup
+    assert escaped(HOSTILE) is escaped(HOSTILE)
+    assert escaped_leaves({"a<b": {"c": HOSTILE}, "n": 0.5, "t": True}) == [
+        (escape("a<b.c"), escape(HOSTILE)), ("n", "0.5"), ("t", "true")]
+    row = Row(*[HOSTILE if name not in ("leakage", "recall", "f1") else 0.5 for name in FIELDS])
+    assert all(value == escape(HOSTILE) and type(value) is Markup for value in row_text(row))
+
+
 def test_every_value_printed_where_autoescaping_is_off_goes_through_made():
     # A span of a template with autoescaping off prints only through the made filter, which
     # escapes whatever is not a value the plugin made: no archive text reaches the page unescaped.
@@ -183,4 +199,4 @@ def test_every_value_printed_where_autoescaping_is_off_goes_through_made():
             spans += 1
             for printed in re.findall(r"\{\{(.*?)\}\}", span, re.S):
                 assert printed.strip().endswith("|made"), f"{template.name}: {{{{{printed}}}}} is printed unescaped"
-    assert spans >= 2  # report.html's figures and published row
+    assert spans >= 4  # base.html's head, header and footer, and report.html's page

@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
@@ -125,8 +125,6 @@ class LeaderboardGenerator(Generator):
 
     def generate_output(self, writer) -> None:
         board = self.leaderboard
-        self.env.filters["percent"] = percent
-        self.env.filters["made"] = made
         previous = self.output_path if self.in_place else self.options.previous_render
         site = SiteWriter(self.output_path, previous)
         # The other generators have read the Markdown pages by now, and other plugins may have added
@@ -381,7 +379,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     """The canonical copy and the page of each row at ``indices``."""
     board = job.board
     written: list[str] = []
-    folders: dict[str, tuple[str, _Chrome]] = {}  # a folder's SITEURL and chrome
+    folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
@@ -400,7 +398,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             local = context.vars
             folder = os.path.dirname(save_as)
             if folder not in folders:
-                folders[folder] = (path_to_url(get_relative_path(save_as)), _chrome(job, save_as))
+                folders[folder] = (escape(path_to_url(get_relative_path(save_as))), _chrome(job, save_as))
             site_url, chrome = folders[folder]
             local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome)
             if job.relative_urls:
@@ -490,7 +488,18 @@ def get_generators(pelican_object):
     return LeaderboardGenerator
 
 
+# The plugin's template filters, in every generator's environment (base.html, which Pelican's own
+# page generator renders too, prints the head's parts through made).
+FILTERS = {"made": made, "percent": percent}
+
+
+def _add_filters(pelican_object) -> None:
+    settings = pelican_object.settings
+    settings["JINJA_FILTERS"] = {**(settings.get("JINJA_FILTERS") or {}), **FILTERS}
+
+
 def register() -> None:
+    signals.initialized.connect(_add_filters)
     signals.get_generators.connect(get_generators)
     signals.content_written.connect(_note_written)
     pelican_logger = logging.getLogger("pelican")

@@ -17,7 +17,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from markupsafe import Markup, escape
 
@@ -74,6 +74,29 @@ def leaves(value: Any) -> list[tuple[str, str]]:
     return sorted([(key, shown(leaf)) for key, leaf in found])
 
 
+def escaped_leaves(value: Any) -> list[tuple[Markup, Markup]]:
+    """``leaves`` of ``value``, each key and value escaped (``escaped``): what a report page prints."""
+    known = _escaped_texts.get
+    return [(known(key) or escaped(key), known(text) or escaped(text)) for key, text in leaves(value)]
+
+
+# Archive text that recurs from page to page (a suite, a family, a device, a release tag, a run
+# date, a metric's key or value, a manifest's attribute) is escaped once a build, not on every page
+# that prints it: up to this many texts are kept, then the store starts again.
+_MOST_ESCAPED = 1 << 16
+_escaped_texts: dict[str, Markup] = {}
+
+
+def escaped(text: str) -> Markup:
+    """``text`` escaped for HTML, as autoescaping would print it, from the store when it was seen."""
+    found = _escaped_texts.get(text)
+    if found is None:
+        if len(_escaped_texts) >= _MOST_ESCAPED:
+            _escaped_texts.clear()
+        found = _escaped_texts[text] = escape(text)
+    return found
+
+
 def leaves_of(value: Any) -> list[tuple[str, Any]]:
     """Every leaf of ``value`` as it is, sorted by its nested keys joined by dots."""
     found: list[tuple[str, Any]] = []
@@ -114,12 +137,34 @@ def origin(source: str, release_tag: str) -> tuple[Markup, Markup]:
     return escape(kind), escape(detail)
 
 
+class RowText(NamedTuple):
+    """The text fields of a row as a report page prints them, each escaped once where the page's
+    values are made (``escaped`` for text that recurs across rows, ``escape`` for the rest)."""
+
+    suite: Markup
+    model_family: Markup
+    model_name: Markup
+    device: Markup
+    release_tag: Markup
+    run_date: Markup
+    reproducibility_hash: Markup
+    report_path: Markup
+    report_url: Markup
+
+
+def row_text(row: Any) -> RowText:
+    return RowText(escaped(row.suite), escaped(row.model_family), escape(row.model_name), escaped(row.device),
+                   escaped(row.release_tag), escaped(row.run_date), escape(row.reproducibility_hash),
+                   escape(row.report_path), escape(row.report_url))
+
+
 @dataclass(slots=True)
 class ReportDetails:
     """Everything a report page shows about one row, each value ready to print (percentages
     written out, metadata leaves as text), so the template only looks values up."""
 
     row: Any
+    text: RowText  # the row's text fields, escaped
     leakage_percent: str
     recall_percent: str
     f1_percent: str
@@ -133,15 +178,17 @@ class ReportDetails:
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
     thin: bool
     frontier: bool  # the row is on its suite's Pareto frontier
-    attributes: list[tuple[str, str, str]]  # the model's attributes in the manifest: (label, key, value)
-    metrics: list[tuple[str, str]]
-    metadata: list[tuple[str, str]]
-    report_fields: list[tuple[str, str]]
-    sha256: str
+    attributes: list[tuple[str, str, Markup]]  # the model's attributes in the manifest: (label, key, value escaped)
+    metrics: list[tuple[Markup, Markup]]  # each leaf's dotted key and value, escaped
+    metadata: list[tuple[Markup, Markup]]
+    report_fields: list[tuple[Markup, Markup]]
+    sha256: Markup  # the copy's SHA-256, 64 hex digits
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
 _PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
+# Where a published field's escaped text is in RowText; None for a number, printed as it is.
+_PUBLISHED_TEXT = tuple(RowText._fields.index(name) if name in RowText._fields else None for name in PUBLISHED)
 _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
 
 
@@ -151,16 +198,19 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
     """Everything a report page shows about one row, where it stands, the model's attributes in its
     manifest row (none without one), and its copy's digest."""
     row = filled.row
+    text = row_text(row)
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
     others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
     return ReportDetails(
         row=row,
+        text=text,
         leakage_percent=percent(row.leakage),
         recall_percent=percent(row.recall),
         f1_percent=percent(row.f1),
-        published=[(_PUBLISHED_NAMES[n], row[i], *origin(filled.sources[i], row.release_tag))
-                   for n, i in enumerate(_PUBLISHED_INDEX)],
+        published=[(_PUBLISHED_NAMES[n], row[i] if shown_at is None else text[shown_at],
+                    *origin(filled.sources[i], row.release_tag))
+                   for n, (i, shown_at) in enumerate(zip(_PUBLISHED_INDEX, _PUBLISHED_TEXT))],
         rank=rank,
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
@@ -170,11 +220,11 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         thin_evidence=thin_evidence,
         thin=filled.fixture_count < thin_evidence,
         frontier=on_frontier,
-        attributes=model_attributes(manifest_row),
-        metrics=leaves(metrics),
-        metadata=leaves(metadata),
-        report_fields=leaves(others),
-        sha256=sha256,
+        attributes=[(*_ATTRIBUTE_NAMES[key], escaped(value)) for _, key, value in model_attributes(manifest_row)],
+        metrics=escaped_leaves(metrics),
+        metadata=escaped_leaves(metadata),
+        report_fields=escaped_leaves(others),
+        sha256=Markup(sha256),  # hashlib's hex digest
     )
 
 
@@ -200,6 +250,7 @@ def site_nav(pages: list[Any]) -> list[NavLink]:
 # The model attributes a report page shows when its manifest row has them, in this order.
 ATTRIBUTES = (("param_count", "Parameters"), ("license", "License"), ("base_model", "Base model"),
               ("task", "Task"), ("released", "Released"))
+_ATTRIBUTE_NAMES = {key: (Markup(label), Markup(key)) for key, label in ATTRIBUTES}  # the plugin's own words
 _UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
 # The lede lists the release tags the archive covers up to this many; beyond, the first and last.
 LEDE_TAGS = 12
