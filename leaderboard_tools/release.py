@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
 CHECKSUMS = "SHA256SUMS"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
@@ -260,6 +261,7 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
     ordered = sorted(releases, key=lambda item: (version_key(item.release_tag), item.release_tag), reverse=True)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(settings["THEME"], "templates")),
                                      **settings.get("JINJA_ENVIRONMENT", {}))
+    environment.filters.update(TEMPLATE_FILTERS)
     template = environment.get_template(RELEASE_LIST_TEMPLATE)
     names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,

@@ -183,6 +183,7 @@ def test_archive_text_is_escaped_once_and_printed_as_escaped():
 
     assert escaped(HOSTILE) == escape(HOSTILE) and type(escaped(HOSTILE)) is Markup
     assert escaped(HOSTILE) is escaped(HOSTILE)
+    assert (escaped(True), escaped(1), escaped(1.0)) == ("True", "1", "1.0")  # only text is kept
     assert escaped_leaves({"a<b": {"c": HOSTILE}, "n": 0.5, "t": True}) == [
         (escape("a<b.c"), escape(HOSTILE)), ("n", "0.5"), ("t", "true")]
     row = Row(*[HOSTILE if name not in ("leakage", "recall", "f1") else 0.5 for name in FIELDS])
@@ -191,12 +192,13 @@ def test_archive_text_is_escaped_once_and_printed_as_escaped():
 
 def test_every_value_printed_where_autoescaping_is_off_goes_through_made():
     # A span of a template with autoescaping off prints only through the made filter, which
-    # escapes whatever is not a value the plugin made: no archive text reaches the page unescaped.
+    # escapes whatever is not a value the plugin made, or through the escaped filter, which escapes
+    # everything: no archive text reaches the page unescaped.
     templates = Path(__file__).resolve().parent.parent / "theme" / "templates"
     spans = 0
     for template in sorted(templates.glob("*.html")):
         for span in re.findall(r"\{% autoescape false %\}(.*?)\{% endautoescape %\}", template.read_text(), re.S):
             spans += 1
             for printed in re.findall(r"\{\{(.*?)\}\}", span, re.S):
-                assert printed.strip().endswith("|made"), f"{template.name}: {{{{{printed}}}}} is printed unescaped"
+                assert printed.strip().endswith(("|made", "|escaped")), f"{template.name}: {{{{{printed}}}}} is printed unescaped"
     assert spans >= 4  # base.html's head, header and footer, and report.html's page

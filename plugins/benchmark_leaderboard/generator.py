@@ -40,7 +40,7 @@ from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
 from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
-from .view import (BoardView, Pager, board_view, family_page_path, made, pager, panel_script_path, percent,
+from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
                    report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
@@ -359,7 +359,7 @@ def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: An
     local = context.vars
     local.update(output_file=save_as, **variables)
     if job.relative_urls:
-        local["SITEURL"] = local["localsiteurl"] = path_to_url(get_relative_path(relative_to))
+        local["SITEURL"] = local["localsiteurl"] = escape(path_to_url(get_relative_path(relative_to)))
     return template.root_render_func(context)
 
 
@@ -488,14 +488,9 @@ def get_generators(pelican_object):
     return LeaderboardGenerator
 
 
-# The plugin's template filters, in every generator's environment (base.html, which Pelican's own
-# page generator renders too, prints the head's parts through made).
-FILTERS = {"made": made, "percent": percent}
-
-
 def _add_filters(pelican_object) -> None:
     settings = pelican_object.settings
-    settings["JINJA_FILTERS"] = {**(settings.get("JINJA_FILTERS") or {}), **FILTERS}
+    settings["JINJA_FILTERS"] = {**(settings.get("JINJA_FILTERS") or {}), **TEMPLATE_FILTERS}
 
 
 def register() -> None:

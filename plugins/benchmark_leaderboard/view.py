@@ -87,8 +87,11 @@ _MOST_ESCAPED = 1 << 16
 _escaped_texts: dict[str, Markup] = {}
 
 
-def escaped(text: str) -> Markup:
-    """``text`` escaped for HTML, as autoescaping would print it, from the store when it was seen."""
+def escaped(text: Any) -> Markup:
+    """``text`` escaped for HTML, as autoescaping would print it, from the store when it was seen
+    (the ``escaped`` filter). Only text is kept: anything else is escaped as it comes."""
+    if type(text) is not str:
+        return escape(text)
     found = _escaped_texts.get(text)
     if found is None:
         if len(_escaped_texts) >= _MOST_ESCAPED:
@@ -433,3 +436,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),
         latest_run=max(row.run_date for row in rows),
     )
+
+
+# The theme's filters, in every environment that renders its templates (Pelican's generators, the
+# release list): base.html prints the head's rendered parts through made.
+TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"made": made, "escaped": escaped, "percent": percent}
