@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import os
 import platform
+import re
 import shutil
 import statistics
 import sys
@@ -54,6 +55,9 @@ MAX_SORT_MS = 200.0
 MAX_HTML_BYTES = 10 * 1000 * 1000
 
 MET, NOT_MET, NOT_MEASURED = "met", "not met", "not measured"
+# The heading of the benchmark's figures, followed by the file system its runs wrote to: results.md
+# keeps the figures of each file system (a disk, tmpfs) side by side.
+TITLE = "# Benchmark results"
 
 
 class BenchError(Exception):
@@ -144,6 +148,24 @@ SETTLE_SECONDS = 365.0
 REMOVED_AT = "removed-at"
 
 
+def file_system(folder: Path) -> str:
+    """The type of the file system ``folder`` is on (``ext4``, ``tmpfs``...), from the mount table;
+    "unknown" where there is none to read."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return "unknown"
+    target, best = os.path.realpath(folder), ("", "unknown")
+    for line in mounts:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1].replace("\\040", " ")
+        if (target == point or target.startswith(point.rstrip("/") + "/")) and len(point) >= len(best[0]):
+            best = (point, fields[2])
+    return best[1]
+
+
 def site(work: Path, name: str, reports: int, label: str) -> Path:
     """Where one run of ``name`` writes for the ``reports``-report archive."""
     return work / f"site-{name}-{reports}-{label}"
@@ -174,8 +196,11 @@ def remove_outputs(work: Path) -> None:
 
 
 def settle(work: Path, say: Callable[[str], None], sleep: Callable[[float], None] = time.sleep) -> None:
-    """Remove what an interrupted benchmark left, then wait until the last removal is six minutes old."""
+    """Remove what an interrupted benchmark left, then wait until the last removal is six minutes old
+    (on a disk: in memory, on tmpfs, removing files does not slow creating others)."""
     remove_outputs(work)
+    if file_system(work) == "tmpfs":
+        return
     try:
         removed = float((work / REMOVED_AT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -302,11 +327,13 @@ def parse_runs(text: str | int) -> int:
     return runs
 
 
-def bench_command(sizes: str | None, runs: str | None, browser: bool) -> str:
-    """The ``invoke bench`` command that gives these options, for results.md."""
+def bench_command(sizes: str | None, runs: str | None, browser: bool, work: str | None = None) -> str:
+    """The ``invoke bench`` command that gives these options, for results.md (a work folder is named
+    by its file system's type, not by its path on one machine)."""
     flags = [f"--sizes {sizes}"] if sizes is not None else []
     flags += [f"--runs {runs}"] if runs is not None else []
     flags += [] if browser else ["--no-browser"]
+    flags += [f"--work <a folder on {file_system(Path(work))}>"] if work else []
     return " ".join(["invoke bench", *flags])
 
 
@@ -365,17 +392,33 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     stolen_after, elapsed = stolen_seconds(), time.monotonic() - started
     stolen = (None if stolen_before is None or stolen_after is None or elapsed <= 0
               else (stolen_after - stolen_before) / (elapsed * (os.cpu_count() or 1)))
-    text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]), stolen)
+    text = report(results, page, page_note, command_line, runs, (load_before, os.getloadavg()[0]), stolen,
+                  file_system(work))
     if lighthouse_lines:
         text += "\n" + "\n".join(lighthouse_lines) + "\n"
     say("")
     say(text)
     if results_file is not None:
-        # The profile's sections (`invoke bench --profile`) are kept after the benchmark's figures.
+        # The figures written to other file systems are kept beside these, and the profile's sections
+        # (`invoke bench --profile`) after them all.
         from .profile import sections
-        kept = sections(results_file.read_text(encoding="utf-8")) if results_file.exists() else []
-        results_file.write_text("\n".join([text, *kept]), encoding="utf-8")
+        previous = results_file.read_text(encoding="utf-8") if results_file.exists() else ""
+        blocks = sorted([text, *other_file_systems(previous, text.split("\n", 1)[0])])
+        results_file.write_text("\n".join([*blocks, *sections(previous)]), encoding="utf-8")
     return text
+
+
+def other_file_systems(text: str, heading: str) -> list[str]:
+    """The benchmark's figures in a results file's ``text`` whose heading is not ``heading``: those
+    written to another file system, each without the profile's sections that follow it."""
+    from .profile import SECTION
+
+    kept = []
+    for block in re.split(r"(?m)^(?=" + re.escape(TITLE) + ")", text):
+        first = block.split("\n", 1)[0]
+        if first.startswith(TITLE) and first != heading:
+            kept.append(re.split(r"(?m)^(?=" + re.escape(SECTION) + ")", block)[0].rstrip("\n") + "\n")
+    return kept
 
 
 # --- the report ----------------------------------------------------------------------------------
@@ -593,13 +636,13 @@ def stolen_seconds(stat: str | None = None) -> float | None:
 
 
 def report(results: Sequence[SizeResult], page, page_note: str, command_line: str, runs: int,
-           load: tuple[float, float] = (0.0, 0.0), stolen: float | None = None) -> str:
+           load: tuple[float, float] = (0.0, 0.0), stolen: float | None = None, written_to: str = "unknown") -> str:
     """The figures as Markdown: the same text is printed and written to results.md. ``stolen`` is
     the share of the CPUs' time the host took during the runs: a renderer that uses every CPU loses
-    more to it than one that uses a single CPU."""
+    more to it than one that uses a single CPU. ``written_to`` is the file system the runs wrote to."""
     sizes = ", ".join(f"{result.reports:,}" for result in results)
     lines = [
-        "# Benchmark results", "",
+        f"{TITLE}, written to {written_to}", "",
         f"Command: `{command_line}` (sizes {sizes}; {_runs(runs, 'timed ')} of each "
         f"renderer per size and situation, one more sampled for memory).", "",
         f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, {platform.system()} {platform.machine()}; "
@@ -661,11 +704,14 @@ def cli(argv: Sequence[str] | None = None) -> int:
                         + ",".join(str(size) for size in DEFAULT_SIZES) + ")")
     parser.add_argument("--runs", help=f"timed runs of each renderer per size and situation (default: {DEFAULT_RUNS})")
     parser.add_argument("--no-browser", dest="browser", action="store_false", help="skip the figures in Chromium")
+    parser.add_argument("--work", help="the folder the archives and the runs are written to (default: benchmarks/.work, "
+                        "on the disk); a folder on tmpfs measures the renderers without the disk")
     options = parser.parse_args(argv)
+    work = Path(options.work).absolute() if options.work else WORK
     try:
         main(None if options.sizes is None else parse_sizes(options.sizes),
              None if options.runs is None else parse_runs(options.runs), browser=options.browser,
-             command_line=bench_command(options.sizes, options.runs, options.browser),
+             work=work, command_line=bench_command(options.sizes, options.runs, options.browser, options.work),
              lighthouse=lighthouse_section if options.browser else None)
     except (BenchError, measure.Unmeasurable) as error:
         print(f"bench: {error}", file=sys.stderr)
@@ -675,7 +721,7 @@ def cli(argv: Sequence[str] | None = None) -> int:
         print(f"bench: {where}{one_line(error.strerror or str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # a second Ctrl-C can stop the removal of the runs' folders too
-        left = len(outputs_of(WORK))
+        left = len(outputs_of(work))
         print("bench: interrupted; " + (f"{left} of the runs' folders are left, and the next bench removes them first"
                                         if left else "the runs' folders are removed") + "; the archives are kept",
               file=sys.stderr)

@@ -493,3 +493,26 @@ def test_the_benchmark_keeps_the_profiles_sections_when_it_rewrites_the_results(
     text = run.main([2], runs=1, browser=False, results_file=results, work=tmp_path / "work", say=lambda line: None,
                     commands=_stand_ins(log))
     assert results.read_text(encoding="utf-8") == text + "\n## CPU per report by phase: before\n\n| a | b |\n"
+
+
+def test_the_figures_of_each_file_system_are_kept_side_by_side(tmp_path, monkeypatch):
+    # A run writing to tmpfs keeps the disk's figures (and the profile's sections) in results.md, and
+    # replaces only the figures of its own file system.
+    log, results = tmp_path / "runs.log", tmp_path / "results.md"
+    results.write_text("# old figures\n\n## CPU per report by phase: before\n\n| a | b |\n", encoding="utf-8")
+    texts = {}
+    for number, written_to in enumerate(("tmpfs", "ext4", "tmpfs")):
+        monkeypatch.setattr(run, "file_system", lambda folder, kind=written_to: kind)
+        # A folder of its own each time: the disk's runs would otherwise wait out the removal before them.
+        texts[written_to] = run.main([2], runs=1, browser=False, results_file=results, work=tmp_path / f"work-{number}",
+                                     say=lambda line: None, commands=_stand_ins(log))
+        assert texts[written_to].startswith(f"# Benchmark results, written to {written_to}\n")
+    assert results.read_text(encoding="utf-8") == (texts["ext4"] + "\n" + texts["tmpfs"]
+                                                   + "\n## CPU per report by phase: before\n\n| a | b |\n")
+
+
+def test_the_file_system_of_a_folder_is_read_from_the_mount_table(tmp_path):
+    assert run.file_system(tmp_path) not in ("", "unknown")
+    if os.path.ismount("/dev/shm"):
+        assert run.file_system(Path("/dev/shm")) == "tmpfs"
+    assert run.bench_command(None, "2", False, "/dev/shm") == "invoke bench --runs 2 --no-browser --work <a folder on tmpfs>"
