@@ -52,22 +52,26 @@ def json_paths(root: str) -> tuple[list[str], list[Problem]]:
             problems.append(Problem(relative or ".", "", f"is a folder that cannot be listed: {error.strerror or error}"))
             continue
         for entry in entries:
-            path = f"{relative}/{entry.name}" if relative else entry.name
+            name = entry.name
+            path = f"{relative}/{name}" if relative else name
+            # The listing's own file types (no system call a file); a file's status is asked only
+            # to name an odd kind of file.
             try:
+                if entry.is_symlink():
+                    continue
+                folder = entry.is_dir(follow_symlinks=False)
+                if folder:
+                    stack.append(path)
+                if not name.endswith(".json") or name == SKIPPED_NAME:
+                    continue
+                if folder or entry.is_file(follow_symlinks=False):
+                    found.append(path)
+                    continue
                 mode = entry.stat(follow_symlinks=False).st_mode
             except OSError as error:
                 problems.append(Problem(path, "", f"cannot be read: {error.strerror or error}"))
                 continue
-            if stat.S_ISLNK(mode):
-                continue
-            if stat.S_ISDIR(mode):
-                stack.append(path)
-            if not entry.name.endswith(".json") or entry.name == SKIPPED_NAME:
-                continue
-            if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-                found.append(path)
-            else:
-                problems.append(Problem(path, "", f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')} named like a JSON file; only regular files are read"))
+            problems.append(Problem(path, "", f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')} named like a JSON file; only regular files are read"))
     found.sort()
     return found, problems
 

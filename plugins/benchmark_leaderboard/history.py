@@ -8,7 +8,9 @@ that the template only writes them out."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Sequence
 
 from .fill import Row
@@ -65,12 +67,18 @@ class ArchiveHistory:
 def archive_history(rows: Sequence[Row]) -> ArchiveHistory:
     """Index ``rows`` (the ranking) by suite, model and device, each group in version order; only the
     groups of two release tags or more are kept, since a single release has no history to show."""
+    # Most models have one report a suite and device: the keys are counted first (in C), and only
+    # the keys held by more than one row are gathered.
+    keys = list(zip(map(attrgetter("suite"), rows), map(attrgetter("model_name"), rows), map(attrgetter("device"), rows)))
+    shared = {key for key, count in Counter(keys).items() if count > 1}
     groups: dict[tuple[str, str, str], list[int]] = {}
-    for index, row in enumerate(rows):
-        groups.setdefault((row.suite, row.model_name, row.device), []).append(index)
+    if shared:
+        for index, key in enumerate(keys):
+            if key in shared:
+                groups.setdefault(key, []).append(index)
     kept = {}
     for key, indices in groups.items():
-        if len(indices) > 1 and len({rows[i].release_tag for i in indices}) > 1:
+        if len({rows[i].release_tag for i in indices}) > 1:
             indices.sort(key=lambda i: (version_key(rows[i].release_tag), rows[i].release_tag, rows[i].report_path))
             kept[key] = tuple(indices)
     return ArchiveHistory(rows, kept)
