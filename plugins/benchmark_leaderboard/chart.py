@@ -232,10 +232,11 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
     if not points:
         raise ValueError("a suite has at least one row")
     on_frontier = frontier(points)
-    leakages = [_exact(leakage) for leakage, _ in points]
-    recalls = [_exact(recall) for _, recall in points]
-    x_start, x_end, x_step = axis(Decimal(0), max(leakages))
-    y_start, y_end, y_step = axis(min(recalls), max(recalls))
+    # A float's exact decimal keeps its order: only the extremes are written as decimals.
+    leakages = [leakage for leakage, _ in points]
+    recalls = [recall for _, recall in points]
+    x_start, x_end, x_step = axis(Decimal(0), _exact(max(leakages)))
+    y_start, y_end, y_step = axis(_exact(min(recalls)), _exact(max(recalls)))
     x_low, x_span = float(x_start), float(x_end - x_start)
     y_low, y_span = float(y_start), float(y_end - y_start)
 

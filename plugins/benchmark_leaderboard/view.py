@@ -109,11 +109,15 @@ def leaves_of(value: Any) -> list[tuple[str, Any]]:
 
 
 def _add_leaves(value: Any, prefix: str, found: list[tuple[str, Any]]) -> None:
-    if isinstance(value, dict) and value:
-        for key, item in value.items():
-            _add_leaves(item, f"{prefix}.{key}" if prefix else str(key), found)
-    else:
+    if not (isinstance(value, dict) and value):
         found.append((prefix, value))
+        return
+    for key, item in value.items():  # a call a nested object, not a leaf
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(item, dict) and item:
+            _add_leaves(item, name, found)
+        else:
+            found.append((name, item))
 
 
 def shown(value: Any) -> str:
