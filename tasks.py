@@ -431,20 +431,20 @@ def test(c, k=None):
     "browser": "measure the project's page of the largest archive in Chromium (default: on)",
     "profile": "instead, the CPU per report of each phase of a build and a rebuild (benchmarks/profile.py)",
     "label": "with --profile, the name of its section in benchmarks/results.md (default: current)",
-    "work": "the folder the archives and the runs are written to (default: benchmarks/.work); one on tmpfs leaves the disk out",
+    "work": "the folder the archives and the runs (or the profiled builds) are written to (default: benchmarks/.work); one on tmpfs leaves the disk out",
 })
 def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, work=None):
     """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
     # In a process of its own, started here: `python -m` puts this folder first on the module path,
     # so that `benchmarks` is this project's and not an installed package of the same name.
     flags = (["--sizes", str(sizes)] if sizes is not None else [])
+    flags += ["--work", str(work)] if work is not None else []
     if profile:
         module = "benchmarks.profile"
         flags += ["--label", str(label)] if label is not None else []
     else:
         module = "benchmarks.run"
         flags += (["--runs", str(runs)] if runs is not None else []) + ([] if browser else ["--no-browser"])
-        flags += ["--work", str(work)] if work is not None else []
     process = subprocess.Popen([sys.executable, "-m", module, *flags], cwd=HERE)
     while True:
         try:

@@ -40,7 +40,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .run import RELEASE_TAG, RESULTS, ROOT, WORK, BenchError, make_archive, parse_sizes, warm
+from .run import RELEASE_TAG, RESULTS, ROOT, WORK, BenchError, file_system, make_archive, parse_sizes, warm
 
 SECTION = "## CPU per report by phase: "
 DEFAULT_SIZES = (10_000, 100_000)
@@ -481,6 +481,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sizes", help="comma-separated archive sizes, in reports (default: "
                         + ",".join(str(size) for size in DEFAULT_SIZES) + ")")
     parser.add_argument("--label", default="current", help="the section's name in results.md (default: current)")
+    parser.add_argument("--work", help="the folder the archives and the builds are written to (default: "
+                        "benchmarks/.work, on the disk)")
     parser.add_argument("--one", nargs=2, metavar=("ARCHIVE", "OUTPUT"), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.one:
@@ -490,8 +492,10 @@ def cli(argv: Sequence[str] | None = None) -> int:
     try:
         sizes = DEFAULT_SIZES if options.sizes is None else parse_sizes(options.sizes)
         flags = (f" --sizes {options.sizes}" if options.sizes else "") + (
-            f" --label {options.label}" if options.label != "current" else "")
-        main(sizes, options.label, "invoke bench --profile" + flags)
+            f" --label {options.label}" if options.label != "current" else "") + (
+            f" --work <a folder on {file_system(Path(options.work))}>" if options.work else "")
+        main(sizes, options.label, "invoke bench --profile" + flags,
+             work=Path(options.work).absolute() if options.work else WORK)
     except BenchError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2
