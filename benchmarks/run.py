@@ -410,13 +410,14 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
 
 def other_file_systems(text: str, heading: str) -> list[str]:
     """The benchmark's figures in a results file's ``text`` whose heading is not ``heading``: those
-    written to another file system, each without the profile's sections that follow it."""
+    written to another file system, each without the profile's sections that follow it (figures
+    whose heading names no file system are older than this distinction, and are not kept)."""
     from .profile import SECTION
 
     kept = []
     for block in re.split(r"(?m)^(?=" + re.escape(TITLE) + ")", text):
         first = block.split("\n", 1)[0]
-        if first.startswith(TITLE) and first != heading:
+        if first.startswith(TITLE + ", written to ") and first != heading:
             kept.append(re.split(r"(?m)^(?=" + re.escape(SECTION) + ")", block)[0].rstrip("\n") + "\n")
     return kept
 

@@ -499,7 +499,8 @@ def test_the_figures_of_each_file_system_are_kept_side_by_side(tmp_path, monkeyp
     # A run writing to tmpfs keeps the disk's figures (and the profile's sections) in results.md, and
     # replaces only the figures of its own file system.
     log, results = tmp_path / "runs.log", tmp_path / "results.md"
-    results.write_text("# old figures\n\n## CPU per report by phase: before\n\n| a | b |\n", encoding="utf-8")
+    results.write_text("# Benchmark results\n\nold figures, no file system named\n\n"
+                       "## CPU per report by phase: before\n\n| a | b |\n", encoding="utf-8")
     texts = {}
     for number, written_to in enumerate(("tmpfs", "ext4", "tmpfs")):
         monkeypatch.setattr(run, "file_system", lambda folder, kind=written_to: kind)
