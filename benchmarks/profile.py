@@ -137,12 +137,11 @@ def _task(shared: tuple[str, Callable, Any], task: Any) -> tuple[Any, dict[str, 
 
 
 def _timed_run(original: Callable) -> Callable:
-    def run(function, tasks, shared, workers, each=None):
+    def run(function, tasks, shared, workers):
         map_name = "read" if function.__name__ == "_check" else "write"
         frame = _enter()
         try:
-            out = original(_task, tasks, (map_name, function, shared), workers,
-                           None if each is None else lambda task, timed_result: each(task, timed_result[0]))
+            out = original(_task, tasks, (map_name, function, shared), workers)
         finally:
             _leave(frame, f"build: {map_name} map (fork, results)")
         _records.extend(record for _, record in out)

@@ -9,10 +9,9 @@ processes leaderboard.json, the page's data file and its chunks for compare, the
 compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
 every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
 rendered with the context as it is then (other plugins may have added to it); the changes pages of a
-build given a previous leaderboard. It announces every HTML page with ``content_written`` and its page
-object (``pages``) in its own process, each part's pages as soon as the part is written (while the
-workers write the parts after it); then it removes what an earlier render in the same folder wrote
-and this one did not, and writes the render's marker last."""
+build given a previous leaderboard; then it announces every HTML page with ``content_written`` and
+its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
+not, and writes the render's marker last."""
 
 from __future__ import annotations
 
@@ -145,18 +144,10 @@ class LeaderboardGenerator(Generator):
         tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
         tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
-
-        def announce(task: Any, paths: list[str]) -> None:
-            # Each part's pages are announced as soon as the part is written, while the workers
-            # write the parts after it.
-            site.announce(map(self.pages.report, task) if isinstance(task, range) else self.pages.board_pages(paths),
-                          self.context)
-
-        written = [path for part in workers.run(_write_part, tasks, job, self.options.workers, announce) for path in part]
+        written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
         if self.changes is not None:
-            changes = _write_changes(job, self.get_template("changes"), self.get_template("changes_page"), self.changes)
-            site.announce(self.pages.board_pages(changes), self.context)
-            written += changes
+            written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
+                                      self.changes)
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         files = self._render_files(written)
@@ -171,6 +162,7 @@ class LeaderboardGenerator(Generator):
                 print(output.kept_line(kept), file=sys.stderr)
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
         written.sort()
+        site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
 

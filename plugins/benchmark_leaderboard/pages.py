@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
-from typing import Any, Iterable, NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from pelican.contents import Content, Page
@@ -79,7 +79,6 @@ class LeaderboardPages(Sequence):
         self._suites = board.suites
         self._suite_of = board.standing.suite_of
         self._places = tuple(places)
-        self._place_of = {place.save_as: number for number, place in enumerate(self._places)}
         self._settings = settings
         self._context = context
         self._dates: dict[str, datetime] = {}  # one datetime a distinct run date
@@ -112,10 +111,6 @@ class LeaderboardPages(Sequence):
         if self.latest is not None:
             metadata["date"] = self.latest
         return BoardPage("", metadata, settings=self._settings, context=self._context)
-
-    def board_pages(self, paths: Iterable[str]) -> list[BoardPage]:
-        """The page objects of the board pages among ``paths`` (files written), in their order."""
-        return [self.board_page(self._place_of[path]) for path in paths if path in self._place_of]
 
     def report(self, index: int) -> ReportPage:
         """The page of the row at ``index`` in ranking order."""

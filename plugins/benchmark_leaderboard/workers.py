@@ -37,19 +37,11 @@ def chunks(items: Sequence[T], workers: int) -> list[Sequence[T]]:
     return slices
 
 
-def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int,
-        each: Callable[[T, R], None] | None = None) -> list[R]:
-    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes.
-    ``each``, when given, is called here with each task and its result, in the order of the tasks,
-    as soon as that result is in: while the workers compute the tasks after it."""
+def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int) -> list[R]:
+    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes."""
     global _shared
     if workers <= 1 or len(tasks) <= 1 or not hasattr(os, "fork"):
-        results = []
-        for task in tasks:
-            results.append(function(shared, task))
-            if each is not None:
-                each(task, results[-1])
-        return results
+        return [function(shared, task) for task in tasks]
     _shared = shared
     # Objects that exist now stay out of the collector in both processes: a collection would write
     # to every object's header and so copy every page the workers share with this process.
@@ -58,11 +50,7 @@ def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, worker
         pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), initializer=_started,
                                                         initargs=(os.getpid(),))
         try:
-            results = []
-            for task, result in zip(tasks, pool.imap(_call, [(function, task) for task in tasks], chunksize=1)):
-                results.append(result)
-                if each is not None:
-                    each(task, result)
+            results = pool.map(_call, [(function, task) for task in tasks], chunksize=1)
             pool.close()  # done: the workers are told to stop, and exit by themselves
         except BaseException:
             pool.terminate()  # failed or interrupted: the workers are ended where they are
