@@ -359,8 +359,14 @@ def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: An
     local = context.vars
     local.update(output_file=save_as, **variables)
     if job.relative_urls:
-        local["SITEURL"] = local["localsiteurl"] = escape(path_to_url(get_relative_path(relative_to)))
+        local["SITEURL"] = local["localsiteurl"] = _relative_site_url(relative_to)
     return template.root_render_func(context)
+
+
+def _relative_site_url(save_as: str) -> Markup:
+    """The SITEURL of the page ``save_as`` in a site of relative URLs ("../.." and the like),
+    escaped once, as Pelican's writer gives it to a page."""
+    return escape(path_to_url(get_relative_path(save_as)))
 
 
 class _Chrome(NamedTuple):
@@ -398,7 +404,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             local = context.vars
             folder = os.path.dirname(save_as)
             if folder not in folders:
-                folders[folder] = (escape(path_to_url(get_relative_path(save_as))), _chrome(job, save_as))
+                folders[folder] = (_relative_site_url(save_as), _chrome(job, save_as))
             site_url, chrome = folders[folder]
             local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome)
             if job.relative_urls:

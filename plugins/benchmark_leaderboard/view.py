@@ -185,7 +185,7 @@ class ReportDetails:
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
     thin: bool
     frontier: bool  # the row is on its suite's Pareto frontier
-    attributes: list[tuple[str, str, Markup]]  # the model's attributes in the manifest: (label, key, value escaped)
+    attributes: list[tuple[Markup, Markup, Markup]]  # the model's attributes in the manifest: (label, key, value), made or escaped
     metrics: list[tuple[Markup, Markup]]  # each leaf's dotted key and value, escaped
     metadata: list[tuple[Markup, Markup]]
     report_fields: list[tuple[Markup, Markup]]
