@@ -309,3 +309,13 @@ def test_an_object_at_a_later_key_is_present_and_decides(archive):
     assert refusal(archive({"a.report.json": payload})) == [
         "a.report.json: /metrics/leakage_rate: leakage must be a number from 0 to 1, found {'overall': None}"
     ]
+
+
+@pytest.mark.parametrize("path, url", [
+    ("sub/a-b_c.~1.report.json", "reports/sub/a-b_c.~1.report.json"),  # nothing to quote: the path as it is
+    ("my folder/a b.report.json", "reports/my%20folder/a%20b.report.json"),
+    ("é/100%#?.report.json", "reports/%C3%A9/100%25%23%3F.report.json"),
+    ("a+b=c&d.report.json", "reports/a%2Bb%3Dc%26d.report.json"),
+])
+def test_a_report_url_is_its_path_quoted_as_a_url(archive, path, url):
+    assert only_row(archive({path: report()}))["report_url"] == url

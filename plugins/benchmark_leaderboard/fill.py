@@ -73,12 +73,16 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def _metric(metrics: dict[str, Any], paths: tuple[str, ...]) -> tuple[str, Any]:
+# Each metric's paths with their keys split once: (path, its keys).
+_METRIC_KEYS = {field: tuple((path, tuple(path.split("."))) for path in paths) for field, paths in METRICS.items()}
+
+
+def _metric(metrics: dict[str, Any], paths: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, Any]:
     """The first metric path that holds a value (null counts as absent), or ("", None)."""
-    for path in paths:
+    for path, keys in paths:
         value: Any = metrics
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
+        for key in keys:
+            value = value.get(key) if type(value) is dict else None
         if value is not None:
             return path, value
     return "", None
@@ -162,7 +166,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     metrics = payload.get("metrics")
     if isinstance(metrics, dict):  # the schema names anything else
         for field, paths in METRICS.items():
-            path, value = _metric(metrics, paths)
+            path, value = _metric(metrics, _METRIC_KEYS[field])
             where = _metric_pointer(path) if path else "/metrics"
 
             def rule() -> str:  # called, if at all, by need() below, before the loop moves on
@@ -175,7 +179,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     if problems or len(fields) < len(FIELDS) - 2:
         return None, problems
     fields["report_path"] = file
-    fields["report_url"] = "reports/" + quote(file)
+    fields["report_url"] = "reports/" + url_of(file)
     sources["report_path"] = sources["report_url"] = ARCHIVE
     # Values that many rows share are kept once (and so pickled once a chunk, and held once).
     for name in _SHARED_VALUES:
@@ -183,6 +187,16 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     row = Row(**fields)
     where = tuple(sources[name] for name in FIELDS)
     return Filled(row, _SOURCES.setdefault(where, where), payload.get("fixture_count")), problems
+
+
+# What quote() leaves as it is: a path of only these characters is its own URL.
+_PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
+
+
+def url_of(path: str) -> str:
+    """The URL of a file at ``path`` (relative to the site): the path itself when quoting would
+    change nothing, else the path quoted."""
+    return path if _PLAIN.fullmatch(path) else quote(path)
 
 
 _SHARED_VALUES = ("suite", "model_family", "device", "release_tag", "run_date")

@@ -10,13 +10,13 @@ archive of any size costs no memory for them and a worker makes only the pages i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
-from urllib.parse import quote
 
 from pelican.contents import Content, Page
+
+from .fill import url_of
 
 REPORT_PAGES = "report/"
 
@@ -52,15 +52,6 @@ def report_page_path(report_path: str) -> str:
 def report_page_url(report_path: str) -> str:
     """The URL of a report's page, relative to the site."""
     return url_of(report_page_path(report_path))
-
-
-# What quote() leaves as it is: a path of only these characters is its own URL.
-_PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
-
-
-def url_of(save_as: str) -> str:
-    """The URL of a file written as ``save_as``: the path itself when quoting would change nothing."""
-    return save_as if _PLAIN.fullmatch(save_as) else quote(save_as)
 
 
 def run_datetime(run_date: str) -> datetime:
