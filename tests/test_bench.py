@@ -417,6 +417,23 @@ def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tm
     assert (tmp_path / run.REMOVED_AT).exists()  # the old archive's removal counts for settle()
 
 
+def test_the_projects_own_files_are_compiled_before_the_runs_whatever_the_environment_says(tmp_path):
+    # A checkout in miniature: a plugin package, the tooling's package, tasks.py and the settings files.
+    sources = [tmp_path / "plugins" / "thing" / "__init__.py", tmp_path / "leaderboard_tools" / "tool.py",
+               tmp_path / "tasks.py", tmp_path / "pelicanconf.py", tmp_path / "publishconf.py"]
+    for source in sources:
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("VALUE = 1\n", encoding="utf-8")
+    (tmp_path / "elsewhere.py").write_text("VALUE = 2\n", encoding="utf-8")
+    code = f"from pathlib import Path; from benchmarks import run; run.compile_project(Path({str(tmp_path)!r}))"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+                   env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+
+    import importlib.util
+    assert all(Path(importlib.util.cache_from_source(str(source))).is_file() for source in sources)
+    assert not (tmp_path / "__pycache__" / "elsewhere").exists() and not list(tmp_path.glob("__pycache__/elsewhere*"))
+
+
 def test_bench_refuses_a_bad_size_in_one_line():
     result = run_invoke("bench", "--sizes", "10,ten")
 
