@@ -76,8 +76,7 @@ def leaves(value: Any) -> list[tuple[str, str]]:
 
 def escaped_leaves(value: Any) -> list[tuple[Markup, Markup]]:
     """``leaves`` of ``value``, each key and value escaped (``escaped``): what a report page prints."""
-    known = _escaped_texts.get
-    return [(known(key) or escaped(key), known(text) or escaped(text)) for key, text in leaves(value)]
+    return [(escaped(key), escaped(text)) for key, text in leaves(value)]
 
 
 # Archive text that recurs from page to page (a suite, a family, a device, a release tag, a run
