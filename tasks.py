@@ -332,13 +332,12 @@ def previous_leaderboard(task_name, source):
 
 
 def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
-    """A release render: the tag checked, publishconf.py with the release's permanent address as SITEURL (and
-    the previous leaderboard, when given, for its changes page), then the marker, .nojekyll and SHA256SUMS in
-    the same swap."""
+    """A release render: the tag checked, publishconf.py with the release's permanent address as SITEURL and
+    canonical address (and the previous leaderboard, when given, for its changes page), then the marker,
+    .nojekyll and SHA256SUMS in the same swap."""
     refuse_bad_tag(release_tag)
     site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
-    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous,
-             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}"}
+    extra = {**release.release_settings(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 

@@ -226,6 +226,18 @@ def release_site_url(site_url: str, release_tag: str) -> str:
     return f"{site_url.rstrip('/')}/{RELEASES}/{release_tag}"
 
 
+def release_settings(site_url: str, release_tag: str) -> dict[str, str]:
+    """The Pelican settings that make a render of publishconf.py (whose SITEURL is ``site_url``, the
+    site's root) the release ``release_tag``: its permanent address as SITEURL, and as CANONICAL_URL,
+    so that each page's canonical link and og:url name the address its sitemap lists, the one a
+    citation keeps. The copy of the latest release at the site's root is the same bytes, so it
+    names the latest release's own address: search engines find the latest release there. The
+    navigation's Releases link leads to the list at the root."""
+    address = release_site_url(site_url, release_tag)
+    return {"SITEURL": address, "CANONICAL_URL": address,
+            "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{RELEASE_LIST}"}
+
+
 def kept_release_path(release_tag: str) -> str:
     """The folder of a kept release on the pages branch."""
     return f"{RELEASES}/{release_tag}"

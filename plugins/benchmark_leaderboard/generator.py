@@ -39,7 +39,8 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
+from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
+                    report_page_url)
 from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
                    report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
@@ -104,6 +105,7 @@ class LeaderboardGenerator(Generator):
         self.context["report_page_url"] = report_page_url
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
+        self.context["page_address"] = page_address
         self.context["panel_script_path"] = panel_script_path
         self.context["short_hash"] = short_hash
         self.context["hash_shown"] = HASH_SHOWN
