@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from benchmark_leaderboard.changes import CHANGES_PAGE, UnusableInput, parse_leaderboard
-from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 
 from . import exits
 from .release import (MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, ReleaseSummary, kept_release_path, latest_release,
@@ -120,7 +120,7 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         if parent is not None:
             _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
-    ordered = tuple(sorted(trees, key=lambda tag: (version_key(tag), tag), reverse=True))
+    ordered = tuple(sorted(trees, key=version_order, reverse=True))
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return Kept(None, latest, ordered)
     return Kept(_commit(repository, ref, parent, tree, message), latest, ordered)

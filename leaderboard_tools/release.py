@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
-from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
 CHECKSUMS = "SHA256SUMS"
@@ -245,7 +245,7 @@ def kept_release_path(release_tag: str) -> str:
 
 def latest_release(tags: Iterable[str]) -> str | None:
     """The highest release tag in version order (not the last published), or None when there is none."""
-    return max(tags, key=lambda tag: (version_key(tag), tag), default=None)
+    return max(tags, key=version_order, default=None)
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
     ``settings`` are the release render's Pelican settings, whose SITEURL is the site's root)."""
     import jinja2
 
-    ordered = sorted(releases, key=lambda item: (version_key(item.release_tag), item.release_tag), reverse=True)
+    ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(settings["THEME"], "templates")),
                                      **settings.get("JINJA_ENVIRONMENT", {}))
     environment.filters.update(TEMPLATE_FILTERS)
