@@ -202,7 +202,8 @@ def clean(c, output_dir="output"):
     """Remove the output folder's render, only if it is a render of this site or empty.
 
     A render holds .leaderboard-render.json, which lists every file it wrote: only those go, and what
-    the render did not write stays, named in one line. What a killed build left beside the output goes
+    the render did not write stays, named in one line. A folder without that marker holds nothing of
+    the site's: it is already clean (one line, exit 0). What a killed build left beside the output goes
     too. A link as the output stays (the folder it leads to is emptied), as does a mount point. Waits for
     a build of the same output, like a build does."""
     try:

@@ -37,8 +37,8 @@ from typing import Any, Callable, Iterator
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                          judge, kept_line, marker_bytes, one_line, overwrite_problem, read_marker,
-                                          render_files, unlisted)
+                                          counts_as_empty, judge, kept_line, marker_bytes, one_line, overwrite_problem,
+                                          read_marker, render_files, unlisted)
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -162,9 +162,11 @@ def build_overrides(reports_dir: str | None = None, manifest: str | None = None,
     return overrides
 
 
-def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None) -> str | None:
-    """Why ``output_dir`` cannot be the output of a build with these settings, or None."""
-    return judge(output_dir, _settings(settings_file, overrides or {}))
+def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None,
+                   unmarked: bool = False) -> str | None:
+    """Why ``output_dir`` cannot be the output of a build with these settings (with ``unmarked``: be
+    cleaned, which a folder without a render can), or None."""
+    return judge(output_dir, _settings(settings_file, overrides or {}), unmarked=unmarked)
 
 
 def _settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -203,7 +205,8 @@ def build(
 def clean(settings_file: str, output_dir: str) -> str:
     """Remove the render in ``output_dir`` and what a killed build left beside it; returns what was
     done, in one line. Only a render (a folder holding the marker) or an empty folder is removed, under
-    the output's lock, and of a render only what it wrote (what its marker lists; the rest, and the
+    the output's lock (a folder without any marker holds nothing a render wrote: nothing is removed,
+    and the line says so), and of a render only what it wrote (what its marker lists; the rest, and the
     names of OUTPUT_RETENTION, stay, and the line names them). A link as the output stays, and so does
     the folder it leads to (emptied), as does a mount point."""
     with _sigterm_raises():
@@ -466,7 +469,7 @@ def _remove_listed(folder: str, kept: list[str]) -> None:
 
 def _clean(settings_file: str, output_dir: str) -> str:
     shown = one_line(output_dir)
-    problem = output_refusal(settings_file, output_dir)
+    problem = output_refusal(settings_file, output_dir, unmarked=True)
     if problem:
         raise OutputRefused(problem)
     retention = _settings(settings_file, {}).get("OUTPUT_RETENTION") or ()
@@ -477,11 +480,15 @@ def _clean(settings_file: str, output_dir: str) -> str:
     try:
         with place.locked():
             place.recover()
-            problem = output_refusal(settings_file, output_dir)
+            problem = output_refusal(settings_file, output_dir, unmarked=True)
             if problem:
                 raise OutputRefused(problem)
             if not os.path.lexists(place.target):
                 return f"nothing to remove: {shown} does not exist"
+            entries = sorted(os.listdir(place.target))
+            if read_marker(place.target) is None and not counts_as_empty(entries):
+                # No marker: nothing there was written by a render (a clean before left only this).
+                return f"nothing to remove: {shown} holds no render of this site; " + _entries_line(place.target, entries)
             kept = not_written(place.target, retention) if read_marker(place.target) is not None else []
             if kept:
                 with signals_deferred():
@@ -498,6 +505,15 @@ def _clean(settings_file: str, output_dir: str) -> str:
             return f"removed {shown}"
     except OSError as error:
         raise CleanFailed(f"cannot remove {one_line(_filename(error) or output_dir)}: {_reason(error)}") from None
+
+
+def _entries_line(folder: str, entries: list[str], shown: int = 10) -> str:
+    """``its 2 entries stay: CNAME, extra/`` (a folder's name with a slash; past ``shown`` names, how
+    many more)."""
+    names = [one_line(name) + ("/" if os.path.isdir(os.path.join(folder, name)) and not os.path.islink(os.path.join(folder, name))
+                               else "") for name in entries[:shown]]
+    more = f" and {len(entries) - shown:,} more" if len(entries) > shown else ""
+    return f"its {_count(len(entries), 'entry stays', 'entries stay')}: {', '.join(names)}{more}"
 
 
 # --- the lock -------------------------------------------------------------------------------------
