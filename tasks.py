@@ -275,7 +275,7 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 
 
-@task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
+@task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render, and where --previous's git ref is read (default: the current folder)",
             "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
       name="gh-pages")
 def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
@@ -285,8 +285,12 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
     listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
     refused)."""
     refuse_bad_tag(release_tag)
+    try:  # the repository and its branch first: nothing is rendered for a branch that cannot take it
+        pages_branch.check_branch(repo, branch)
+    except pages_branch.PagesBranchError as error:
+        raise Exit(f"gh-pages: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
-            previous_leaderboard("gh-pages", previous) as previous_path:
+            previous_leaderboard("gh-pages", previous, repo) as previous_path:
         render_folder = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, render_folder, manifest, previous_path)
         kept_at = release.kept_release_path(release_tag)
@@ -311,17 +315,18 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
 
 
 @contextmanager
-def previous_leaderboard(task_name, source):
+def previous_leaderboard(task_name, source, repository=None):
     """The path of a file holding the exact bytes of the leaderboard ``source`` names (what ``invoke diff``
-    reads: a file, a render folder or a git ref), checked first; None without a source. An unusable one
-    ends the task with one line (exit 2) before anything is rendered."""
+    reads: a file, a render folder or a git ref, of ``repository`` when given, else of the working
+    folder's), checked first; None without a source. An unusable one ends the task with one line (exit
+    2) before anything is rendered."""
     if source is None:
         yield None
         return
     from leaderboard_tools import diff as leaderboard_diff
 
     try:
-        data = leaderboard_diff.source_bytes(source)
+        data = leaderboard_diff.source_bytes(source, repository)
         leaderboard_diff.parse_leaderboard(data, source)
     except leaderboard_diff.UnusableInput as error:
         fail(f"{task_name}: the previous leaderboard {error}", exits.UNUSABLE)

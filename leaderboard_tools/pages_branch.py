@@ -53,6 +53,12 @@ def commit_folder(repository: str, folder: str, branch: str, message: str) -> st
     return _commit(repository, ref, parent, tree, message)
 
 
+def check_branch(repository: str, branch: str) -> None:
+    """Raise ``PagesBranchError`` (one line) unless ``branch`` of ``repository`` can receive a commit:
+    what a task checks before it renders anything."""
+    _branch(repository, branch)
+
+
 def _branch(repository: str, branch: str) -> tuple[str, str | None]:
     """The branch's full ref and its tip (None when it does not exist yet), once the repository is
     one, the name is valid and no worktree has the branch checked out."""
