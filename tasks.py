@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import signal
@@ -418,14 +419,23 @@ def say(message):
     runner.say(message)
 
 
+# What `make test` adds to what building needs (requirements-test.lock; pyproject.toml's test extra),
+# by the name each is imported by: the test suite and the benchmark need every one.
+TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml")
+
+
+def require_test_packages(task_name):
+    """End the task with one line (exit 2), before any work, unless the test packages are installed."""
+    missing = [name for name in TEST_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        fail(f"{task_name}: the test packages are not installed ({', '.join(missing)} missing; make build installs "
+             f"only what building needs): run make test once, which installs requirements-test.lock", exits.UNUSABLE)
+
+
 @task_with_flags(help={"k": "only the tests whose names match this pytest -k expression"})
 def test(c, k=None):
     """Run the whole test suite (pytest), browser tests included; `make test` installs what it needs first."""
-    try:
-        import pytest  # noqa: F401 - only whether it is there: the suite runs in a process of its own
-    except ImportError:
-        fail("test: the test packages are not installed (make build installs only what building needs): "
-             "run make test, which installs requirements-test.lock and then runs the suite", exits.UNUSABLE)
+    require_test_packages("test")
     selection = f" -k {k!r}" if k else ""
     c.run(f"{sys.executable} -m pytest{selection}", pty=False)
 
@@ -439,7 +449,12 @@ def test(c, k=None):
     "work": "the folder the archives and the runs (or the profiled builds) are written to (default: benchmarks/.work); one on tmpfs leaves the disk out",
 })
 def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, work=None):
-    """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
+    """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md.
+
+    Needs the test packages (make test installs them), which have the reference renderer; --profile
+    measures the project alone and needs only what building needs."""
+    if not profile:
+        require_test_packages("bench")
     # In a process of its own, started here: `python -m` puts this folder first on the module path,
     # so that `benchmarks` is this project's and not an installed package of the same name.
     flags = (["--sizes", str(sizes)] if sizes is not None else [])
