@@ -1,7 +1,8 @@
 """The README is true: its tables and the output it shows are read here and checked against what the
 tasks do. The Tasks table and the short flags against ``invoke --list`` and ``invoke --help TASK``; each
 row of the exit codes run and its status checked; every row of "What a build writes" found in a real
-render, every entry of the render in the table, and what a rebuild links or writes as it says; the
+render, every entry of the render in the table, and what a rebuild links or writes as it says (a plain
+build's rebuild and a release's, which differ); the
 refusal lines, the missing manifest's line and ``invoke diff``'s sample as the commands print them.
 
 Tables are found by their headers (a column added later does not break them), so an edit that keeps
@@ -19,7 +20,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -315,27 +316,9 @@ class Render:
     linked: dict[str, bool]  # every file of the rebuild -> whether it is the previous render's file, linked
 
 
-@pytest.fixture(scope="module")
-def render(tmp_path_factory) -> Render:
-    """A release with a changes page (every kind of file), rendered, then rendered again into itself.
-
-    Before: one report. After: 60 reports of one suite and family, so that the family and the rows added
-    run past a page (50 rows), and one of a second suite (which has a page and a panel of its own),
-    with the first compared with the second."""
-    root = tmp_path_factory.mktemp("render")
-    before = write_archive(root / "before", {"golden/a.report.json": report()})
-    after = write_archive(root / "after", {
-        f"golden/m{number:02d}.report.json": report(model_name=f"OpenMed/model-{number:02d}",
-                                                    metrics={"leakage": {"overall": number / 100}})
-        for number in range(60)} | {"second/b.report.json": report(suite="second", model_name="OpenMed/other")})
-
-    def publish(reports: Path, output: str, *more: str) -> None:
-        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
-                        str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
-        assert result.returncode == 0, result.stderr
-
-    publish(before, "old")
-    publish(after, "site", "--previous", "old")
+def rendered_twice(root: Path, render: Callable[[str], None]) -> Render:
+    """``render("site")`` twice: which files of the second render are the first's, linked."""
+    render("site")
     site = root / "site"
     # Keep every file of the first render linked here, so that no inode of it is reused meanwhile.
     kept = root / "kept"
@@ -345,16 +328,69 @@ def render(tmp_path_factory) -> Render:
         inodes[relative] = path.stat().st_ino
         (kept / relative).parent.mkdir(parents=True, exist_ok=True)
         os.link(path, kept / relative)
-    publish(after, "site", "--previous", "old")
+    render("site")
     files = {path.relative_to(site).as_posix(): path.stat().st_ino for path in site.rglob("*") if path.is_file()}
     assert sorted(files) == sorted(inodes)  # the same inputs: the same files
     return Render(site, {relative: inodes[relative] == inode for relative, inode in files.items()})
+
+
+def archive_of_sixty(root: Path) -> tuple[Path, Path]:
+    """Before: one report. After: 60 reports of one suite and family, so that the family and the rows
+    added run past a page (50 rows), and one of a second suite (which has a page and a panel of its own)."""
+    before = write_archive(root / "before", {"golden/a.report.json": report()})
+    after = write_archive(root / "after", {
+        f"golden/m{number:02d}.report.json": report(model_name=f"OpenMed/model-{number:02d}",
+                                                    metrics={"leakage": {"overall": number / 100}})
+        for number in range(60)} | {"second/b.report.json": report(suite="second", model_name="OpenMed/other")})
+    return before, after
+
+
+@pytest.fixture(scope="module")
+def render(tmp_path_factory) -> Render:
+    """A release with a changes page (every kind of file), rendered, then rendered again into itself,
+    the second archive compared with the first."""
+    root = tmp_path_factory.mktemp("render")
+    before, after = archive_of_sixty(root)
+
+    def publish(reports: Path, output: str, *more: str) -> None:
+        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
+                        str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
+        assert result.returncode == 0, result.stderr
+
+    publish(before, "old")
+    return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
+
+
+@pytest.fixture(scope="module")
+def build_render(tmp_path_factory) -> Render:
+    """The same archive as a plain local build (`invoke build`), rendered, then rendered again into itself."""
+    root = tmp_path_factory.mktemp("build")
+    _, after = archive_of_sixty(root)
+
+    def build(output: str) -> None:
+        result = invoke("build", "--reports-dir", str(after), "--manifest", str(root / "none.jsonl"), "--output-dir",
+                        output, cwd=root)
+        assert result.returncode == 0, result.stderr
+
+    return rendered_twice(root, build)
 
 
 def rows_of(relative: str) -> list[dict[str, str]]:
     """The rows that name ``relative``: the one naming it exactly, else every row whose patterns match it."""
     exact = [row for row in WRITES.rows if relative in code_in(row["file"])]
     return exact or [row for row in WRITES.rows if any(pattern(shown).fullmatch(relative) for shown in code_in(row["file"]))]
+
+
+def said_on_a_rebuild(cell: str, release: bool) -> str:
+    """What an "on a rebuild" cell says of a plain build's rebuild, or of a release's: ``linked``,
+    ``written``, or the first for a build and the second for a release (``linked; written by a release``)."""
+    said, *releases = [part.strip() for part in cell.split(";")]
+    assert said in ("linked", "written") and len(releases) <= 1, cell
+    for part in releases:
+        match = re.fullmatch(r"(linked|written) by a release", part)
+        assert match, cell
+        said = match.group(1) if release else said
+    return said
 
 
 @pytest.mark.parametrize("shown", [shown for row in WRITES.rows for shown in code_in(row["file"])])
@@ -371,13 +407,17 @@ def test_every_entry_of_a_render_is_in_the_table(render):
         assert rows_of(relative), f"{relative} matches no row of What a build writes"
 
 
-def test_a_rebuild_links_and_writes_what_the_table_says(render):
+@pytest.mark.parametrize("kind", ["release", "build"])
+def test_a_rebuild_links_and_writes_what_the_table_says(kind, request):
+    # Both kinds of rebuild: a release seals its render (its marker, SHA256SUMS), a plain build does not.
+    render = request.getfixturevalue("render" if kind == "release" else "build_render")
     wrong = []
     for relative, linked in sorted(render.linked.items()):
-        said = {row["on a rebuild"] for row in rows_of(relative)}
-        assert len(said) == 1 and said <= {"linked", "written"}, (relative, said)
-        if ("linked" in said) != linked:
-            wrong.append(f"{relative}: {'linked' if linked else 'written'}, the README says {said.pop()}")
+        cells = {row["on a rebuild"] for row in rows_of(relative)}
+        assert len(cells) == 1, (relative, cells)
+        said = said_on_a_rebuild(cells.pop(), release=kind == "release")
+        if (said == "linked") != linked:
+            wrong.append(f"{relative}: {'linked' if linked else 'written'}, the README says {said}")
     assert wrong == []
 
 
