@@ -426,6 +426,47 @@ def test_a_familys_folder_is_its_position_in_its_suite(render):
     assert "`<family>` is the family's position in its suite (1 for the first)" in README
 
 
+# -- What the index links ---------------------------------------------------------------------------
+
+# How the README says which families the index links to their pages: the only words it uses for it.
+FAMILY_LINKS = "each family not shown whole"
+
+
+def sentences(text: str = README) -> list[str]:
+    """The README's sentences and table cells, each on one line."""
+    return [part.strip() for part in re.split(r"(?<=[.;])\s|\|", " ".join(text.split())) if part.strip()]
+
+
+def test_the_index_links_the_pages_of_each_family_not_shown_whole_as_the_readme_says(tmp_path):
+    # Every sentence that has a family link to its pages says which, in the same words.
+    said = [sentence for sentence in sentences()
+            if re.search(r"famil", sentence) and re.search(r"\blinks?\b", sentence) and re.search(r"\bpages\b", sentence)]
+    assert len(said) >= 2 and all(FAMILY_LINKS in sentence for sentence in said), said
+    # One suite of eleven families (a suite lists them by name): the first shown whole (3 rows), the
+    # second in part (8 rows, 5 shown), eight of one row, the last beyond the ten the index shows (its
+    # heading alone).
+    families = [("Awhole", 3), ("Bpart", 8)] + [(f"C{number}", 1) for number in range(1, 9)] + [("Dlast", 1)]
+    reports, leakage = {}, 0
+    for family, count in families:
+        for number in range(count):
+            leakage += 1
+            reports[f"golden/{family}-{number}.report.json"] = report(
+                model_name=f"OpenMed/{family}-{number}", metadata={"model_family": family},
+                metrics={"leakage": {"overall": leakage / 1000}})
+    write_archive(tmp_path / "reports", reports)
+    result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+    linked = {}
+    for number, (family, count) in enumerate(families, start=1):
+        block = index[index.index(f"<h3>{family}</h3>"):]
+        block = block[:block.index("<h3>", 4)] if "<h3>" in block[4:] else block
+        shown = len(re.findall(r'href="[^"]*report/golden/[^"]*\.report\.html"', block))
+        linked[family] = (shown, f'/suite/suite-golden/{number}/1.html"' in block)
+    assert linked == {"Awhole": (3, False), "Bpart": (5, True), **{f"C{n}": (1, False) for n in range(1, 9)},
+                      "Dlast": (0, True)}
+
+
 # -- The output the README shows -------------------------------------------------------------------
 
 
