@@ -297,6 +297,25 @@ def test_livereload_stopped_by_sigterm_exits_143_too(sandbox):
         running.stop()
 
 
+def test_livereload_watches_what_its_row_names(tmp_path):
+    # What the row says it watches, against the paths livereload says it watches when it starts.
+    [cell] = [row["what it does"] for row in table_with("task", "what it does").rows if row["task"] == tasks_table()["livereload"]]
+    listed = re.search(r"watch (.+?), rebuild on every change", cell).group(1)
+    said = {item.strip().strip("`") for item in re.split(r", | and ", listed)}
+    reports = write_archive(tmp_path / "reports", {"golden/a.report.json": report()})
+    manifest = tmp_path / "models.jsonl"
+    running = RunningTask("livereload", "--port", "0", "--reports-dir", str(reports), "--manifest", str(manifest),
+                          "--output-dir", str(tmp_path / "live"), cwd=tmp_path)
+    try:
+        watching = running.wait_for(r"^watching (.+)$").group(1).split(", ")
+    finally:
+        running.stop()
+    names = {"reports": "the archive", "models.jsonl": "the manifest"}  # as given, relative to the working folder
+    watched = {names.get(path) or Path(path).relative_to(ROOT).as_posix() + ("/" if Path(path).is_dir() else "")
+               for path in watching}
+    assert watched == said
+
+
 # -- What a build writes ---------------------------------------------------------------------------
 
 
