@@ -316,6 +316,16 @@ def test_livereload_watches_what_its_row_names(tmp_path):
     assert watched == said
 
 
+def test_the_theme_s_entry_names_every_file_of_theme_static_and_counts_its_style_sheets():
+    block = section("How it is built").split("```text\n", 1)[1].split("```", 1)[0]
+    entry = block[block.index("\ntheme/"):]
+    static = sorted(path.name for path in (ROOT / "theme" / "static").iterdir() if path.is_file())
+    assert sorted(re.findall(r"[\w-]+\.(?:css|js|svg)\b", entry)) == static
+    numbers = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    [count] = re.findall(r"\b(\w+) style sheets?\b", entry)
+    assert count == numbers[sum(name.endswith(".css") for name in static)]
+
+
 # -- What a build writes ---------------------------------------------------------------------------
 
 
