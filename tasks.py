@@ -270,8 +270,9 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         for line in difference.lines():
             print(line)
         count = len(difference.lines())
-        raise Exit(f"verify: {output_dir} is not the render of this archive: {count} file{'s' if count != 1 else ''} "
-                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)",
+        raise Exit(f"verify: {output_dir} is not the render of this archive: "
+                   f"{count} {'file differs' if count == 1 else 'files differ'} "
+                   "(added: only in the folder; missing: only in the render; changed: other bytes)",
                    code=exits.REFUSED)
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 

@@ -112,7 +112,7 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
                           render_tree).stdout.strip("\0").split("\0")
             raise ReleaseRewritten(
                 f"{kept_release_path(release_tag)} on {branch} already holds {release_tag} with other bytes "
-                f"({len(differ)} file{'s' if len(differ) != 1 else ''} differ); a published release is never "
+                f"({len(differ)} {'file differs' if len(differ) == 1 else 'files differ'}); a published release is never "
                 "rewritten: publish the change under a new release tag")
         trees = {**kept, release_tag: render_tree}
         latest = latest_release(trees)

@@ -181,7 +181,9 @@ def seal_release(folder: str, release_tag: str) -> None:
             handle.write(marker_bytes(release_tag))
     written = read_marker(folder)
     if written is not None and "files" in written:
-        # The marker lists what the render wrote: the two files sealing it are the render's too.
+        # The marker lists what the render wrote: the two files sealing it are the render's too. A new
+        # file, not written through the old one: the render may have linked it from the previous render.
+        os.unlink(marker)
         with open(marker, "wb") as handle:
             handle.write(marker_bytes(written["release_tag"], [*written["files"], NO_JEKYLL, CHECKSUMS]))
     with open(os.path.join(folder, NO_JEKYLL), "wb"):

@@ -32,13 +32,16 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
                                           counts_as_empty, judge, kept_line, marker_bytes, one_line, overwrite_problem,
                                           read_marker, render_files, unlisted)
+
+if TYPE_CHECKING:  # imported where Pelican runs: the plugin's generator imports Pelican
+    from benchmark_leaderboard.generator import Written
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -102,11 +105,15 @@ class Summary:
     families: int
     files: int
     seconds: float
+    linked: int = 0  # of ``files``, those unchanged since the last render, linked from it
 
     def __str__(self) -> str:
+        files = f"{_count(self.files, 'file', 'files')} written"
+        if self.linked:
+            files = (f"{_count(self.files, 'file', 'files')} ({self.files - self.linked:,} written, {self.linked:,} "
+                     "linked unchanged from the last render)")
         return (f"leaderboard: {_count(self.rows, 'row', 'rows')}, {_count(self.suites, 'suite', 'suites')}, "
-                f"{_count(self.families, 'family', 'families')}, {_count(self.files, 'file', 'files')} written "
-                f"in {self.seconds:.2f} s")
+                f"{_count(self.families, 'family', 'families')}, {files} in {self.seconds:.2f} s")
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -119,9 +126,10 @@ def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str,
     return read_settings(settings_file, override={k: v for k, v in overrides.items() if v is not None})
 
 
-def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> tuple[int, int, int]:
-    """Run Pelican once with ``output_dir`` as its output; returns the rows, suites and model
-    families of the leaderboard it wrote, as the plugin's ``leaderboard_written`` signal said."""
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> Written:
+    """Run Pelican once with ``output_dir`` as its output; returns what the plugin's
+    ``leaderboard_written`` signal said of it: the rows, suites and model families of the leaderboard,
+    and the files it wrote and linked."""
     from pelican import Pelican
 
     from benchmark_leaderboard.generator import leaderboard_written
@@ -140,7 +148,7 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
         leaderboard_written.disconnect(receiver)
     if not written:
         raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
-    return written[-1].rows, written[-1].suites, written[-1].families
+    return written[-1]
 
 
 def build_overrides(reports_dir: str | None = None, manifest: str | None = None, release_tag: str | None = None,
@@ -195,11 +203,12 @@ def build(
     run = _Build(settings_file, output_dir, progress or say)
     with _sigterm_raises():
         try:
-            rows, suites, families, files = run.run(build_overrides(reports_dir, manifest, release_tag, extra), finish)
+            rows, suites, families, files, linked = run.run(build_overrides(reports_dir, manifest, release_tag, extra),
+                                                            finish)
         except KeyboardInterrupt as interrupt:
             signum = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
             raise BuildInterrupted(signum, f"build interrupted by {signum.name}; {run.unchanged()}") from None
-    return Summary(rows, suites, families, files, time.perf_counter() - started)
+    return Summary(rows, suites, families, files, time.perf_counter() - started, linked)
 
 
 def clean(settings_file: str, output_dir: str) -> str:
@@ -236,7 +245,7 @@ class _Build:
             return f"there was no earlier render, and {self.shown} is as it was"
         return f"{self.shown} keeps its last complete render"
 
-    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int]:
+    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int, int]:
         place = _Place(self.output_dir)
         self.had_render = read_marker(place.target) is not None
         settings = _settings(self.settings_file, overrides)
@@ -260,8 +269,8 @@ class _Build:
                     self.say(f"rendering {one_line(source)} into {self.shown}")
                     _quiet_pelican()
                     try:
-                        rows, suites, families = render_into(self.settings_file, staging,
-                                                             {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
+                        written = render_into(self.settings_file, staging,
+                                              {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
                         if not os.path.lexists(os.path.join(staging, MARKER)):
                             # The generator marks its render last; a plugin that did not is marked here.
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
@@ -287,7 +296,7 @@ class _Build:
                         place.tidy(staging)
         except OSError as error:
             raise BuildError(self._failure(error, place, staging)) from None
-        return rows, suites, families, files
+        return written.rows, written.suites, written.families, files, written.linked
 
     def _failure(self, error: OSError, place: "_Place", staging: str | None) -> str:
         """One line for an operating-system error: what was being read or written, and why."""

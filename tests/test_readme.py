@@ -343,10 +343,12 @@ def pattern(shown: str) -> re.Pattern:
 class Render:
     folder: Path
     linked: dict[str, bool]  # every file of the rebuild -> whether it is the previous render's file, linked
+    said: str  # the rebuild's last line
 
 
-def rendered_twice(root: Path, render: Callable[[str], None]) -> Render:
-    """``render("site")`` twice: which files of the second render are the first's, linked."""
+def rendered_twice(root: Path, render: Callable[[str], str]) -> Render:
+    """``render("site")`` twice: which files of the second render are the first's, linked, and what
+    the second said last."""
     render("site")
     site = root / "site"
     # Keep every file of the first render linked here, so that no inode of it is reused meanwhile.
@@ -357,10 +359,10 @@ def rendered_twice(root: Path, render: Callable[[str], None]) -> Render:
         inodes[relative] = path.stat().st_ino
         (kept / relative).parent.mkdir(parents=True, exist_ok=True)
         os.link(path, kept / relative)
-    render("site")
+    said = render("site")
     files = {path.relative_to(site).as_posix(): path.stat().st_ino for path in site.rglob("*") if path.is_file()}
     assert sorted(files) == sorted(inodes)  # the same inputs: the same files
-    return Render(site, {relative: inodes[relative] == inode for relative, inode in files.items()})
+    return Render(site, {relative: inodes[relative] == inode for relative, inode in files.items()}, said)
 
 
 def archive_of_sixty(root: Path) -> tuple[Path, Path]:
@@ -381,10 +383,11 @@ def render(tmp_path_factory) -> Render:
     root = tmp_path_factory.mktemp("render")
     before, after = archive_of_sixty(root)
 
-    def publish(reports: Path, output: str, *more: str) -> None:
+    def publish(reports: Path, output: str, *more: str) -> str:
         result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
                         str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
         assert result.returncode == 0, result.stderr
+        return result.stderr.splitlines()[-1]
 
     publish(before, "old")
     return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
@@ -396,10 +399,11 @@ def build_render(tmp_path_factory) -> Render:
     root = tmp_path_factory.mktemp("build")
     _, after = archive_of_sixty(root)
 
-    def build(output: str) -> None:
+    def build(output: str) -> str:
         result = invoke("build", "--reports-dir", str(after), "--manifest", str(root / "none.jsonl"), "--output-dir",
                         output, cwd=root)
         assert result.returncode == 0, result.stderr
+        return result.stderr.splitlines()[-1]
 
     return rendered_twice(root, build)
 
@@ -448,6 +452,18 @@ def test_a_rebuild_links_and_writes_what_the_table_says(kind, request):
         if (said == "linked") != linked:
             wrong.append(f"{relative}: {'linked' if linked else 'written'}, the README says {said}")
     assert wrong == []
+
+
+def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_readme_shows(build_render):
+    [shown] = [code for code in code_in(section("What a build writes")) if code.startswith("leaderboard: ")]
+    linked = sum(build_render.linked.values())
+    # The same words after the counts of rows, suites and families (which the archive makes singular or plural).
+    def shape(line: str) -> str:
+        return re.sub(r"\d+(?:\.\d+)?", "#", line[line.index(" files "):])
+
+    assert shape(build_render.said) == shape(shown)
+    assert build_render.said.startswith(f"leaderboard: 61 rows, 2 suites, 1 family, {len(build_render.linked)} files "
+                                        f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
 
 
 def test_a_familys_folder_is_its_position_in_its_suite(render):

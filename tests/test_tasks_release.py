@@ -137,6 +137,16 @@ def test_verify_lists_every_added_missing_and_changed_file(published, tmp_path):
     assert "is not the render of this archive: 3 files differ" in result.stderr
 
 
+def test_verify_counts_one_file_that_differs_in_the_singular(published, tmp_path):
+    reports, output = published
+    (output / "extra.html").write_text("not from the archive", encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert (result.returncode, result.stdout.splitlines()) == (1, ["added: extra.html"])
+    assert result.stderr.splitlines()[-1] == (
+        f"verify: {output} is not the render of this archive: 1 file differs "
+        "(added: only in the folder; missing: only in the render; changed: other bytes)")
+
+
 def test_verify_notices_a_changed_archive(published, tmp_path):
     reports, output = published
     (reports / "golden/a.report.json").write_text(

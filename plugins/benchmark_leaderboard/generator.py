@@ -66,6 +66,7 @@ class Written:
     suites: int
     families: int
     files: int
+    linked: int = 0  # of ``files``, those unchanged since the previous render: linked from it, not written again
 
 
 # Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
@@ -146,7 +147,9 @@ class LeaderboardGenerator(Generator):
         tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
         tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
-        written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
+        parts = workers.run(_write_counted, tasks, job, self.options.workers)
+        written = [path for paths, _ in parts for path in paths]
+        linked, linked_before = sum(count for _, count in parts), site.linked
         if self.changes is not None:
             written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
                                       self.changes)
@@ -164,9 +167,11 @@ class LeaderboardGenerator(Generator):
                 print(output.kept_line(kept), file=sys.stderr)
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
         written.sort()
+        linked += site.linked - linked_before
         site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
-        leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
+        leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
+                                                       linked))
 
     def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
         """Rendering in place: a page or copy this render writes where a file lies that the earlier
@@ -237,6 +242,14 @@ class _PageJob:
     relative_urls: bool
     site: SiteWriter
     pages: LeaderboardPages
+
+
+def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
+    """``_write_part``, and how many of the files it wrote it linked from the previous render (counted
+    where the task runs: a worker's writer is its own)."""
+    before = job.site.linked
+    paths = _write_part(job, task)
+    return paths, job.site.linked - before
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
