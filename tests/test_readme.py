@@ -229,6 +229,18 @@ def test_invoke_list_describes_every_task_in_whole_sentences():
         assert description.count("(") == description.count(")"), (task, description)
 
 
+# Words that mean something only to the project's own tracker ("issue 10, item 7", "issue 11's targets").
+TRACKER_WORDS = re.compile(r"\bissues?\b|\bitem \d|\bfinding \d", re.I)
+
+
+def test_what_a_user_reads_names_no_issue_of_the_projects_tracker():
+    for task in listed_tasks():
+        shown = invoke("--help", task).stdout
+        assert not TRACKER_WORDS.search(shown), (task, TRACKER_WORDS.findall(shown))
+    assert not TRACKER_WORDS.search(invoke("--list").stdout)
+    assert not TRACKER_WORDS.search(README), TRACKER_WORDS.findall(README)
+
+
 def test_invoke_test_without_the_test_packages_says_in_one_line_to_run_make_test(tmp_path):
     # The test packages hidden, as after `make build` alone: importing pytest fails.
     (tmp_path / "sitecustomize.py").write_text('import sys\nsys.modules["pytest"] = None\n', encoding="utf-8")
