@@ -276,8 +276,12 @@ class _Build:
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
                             _write_new(os.path.join(staging, MARKER), marker_bytes(tag if isinstance(tag, str) else None,
                                                                                    _files_below(staging)))
+                        linked = written.linked
                         if finish is not None:
+                            marker_linked = previous is not None and _same_file(staging, previous, MARKER)
                             finish(staging)
+                            # A release's seal replaces the marker the render may have linked.
+                            linked -= marker_linked and not _same_file(staging, previous, MARKER)
                         files = sum(len(names) for _, _, names in os.walk(staging))
                         if previous is not None:
                             kept = _carry(previous, staging, settings.get("OUTPUT_RETENTION") or (), self.shown)
@@ -296,7 +300,7 @@ class _Build:
                         place.tidy(staging)
         except OSError as error:
             raise BuildError(self._failure(error, place, staging)) from None
-        return written.rows, written.suites, written.families, files, written.linked
+        return written.rows, written.suites, written.families, files, linked
 
     def _failure(self, error: OSError, place: "_Place", staging: str | None) -> str:
         """One line for an operating-system error: what was being read or written, and why."""
@@ -435,6 +439,14 @@ def _carry(previous: str, staging: str, retention: Any, shown: str) -> list[str]
         else:
             _link_or_copy(source, target)
     return kept
+
+
+def _same_file(folder: str, other: str, name: str) -> bool:
+    """Whether ``name`` in ``folder`` is the very file (a link of it) that ``name`` is in ``other``."""
+    try:
+        return os.path.samestat(os.lstat(os.path.join(folder, name)), os.lstat(os.path.join(other, name)))
+    except OSError:
+        return False
 
 
 def _link_or_copy(source: str, target: str) -> None:

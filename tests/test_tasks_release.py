@@ -110,6 +110,31 @@ def test_every_page_of_a_release_declares_the_permanent_address_its_sitemap_list
     assert sorted(SITEMAP_LOC.findall(sitemap)) == sorted(declared.values())
 
 
+def test_a_release_over_a_build_of_its_tag_writes_nothing_through_the_old_files_and_counts_what_it_linked(tmp_path, archive):
+    reports = archive(small_archive())
+    output = tmp_path / "site"
+    built = run_invoke("--search-root", str(ROOT), "build", "--release-tag", "v1.2.3", "--reports-dir", str(reports),
+                       "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    # Every file of the build, kept linked beside it: what the release may link, and must never write into.
+    kept = tmp_path / "kept"
+    before = {}
+    for path in sorted(p for p in output.rglob("*") if p.is_file()):
+        relative = path.relative_to(output).as_posix()
+        before[relative] = (path.stat().st_ino, path.read_bytes())
+        (kept / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.link(path, kept / relative)
+    result = publish(tmp_path, reports, output)
+    assert result.returncode == 0, result.stderr
+    assert tree_bytes(kept) == {relative: data for relative, (_, data) in before.items()}
+    files = {path.relative_to(output).as_posix(): path.stat().st_ino for path in output.rglob("*") if path.is_file()}
+    linked = sum(before.get(relative, (None,))[0] == inode for relative, inode in files.items())
+    assert 0 < linked and files[release.MARKER] != before[release.MARKER][0]
+    assert re.fullmatch(re.escape(f"leaderboard: 2 rows, 1 suite, 1 family, {len(files)} files ({len(files) - linked} "
+                                  f"written, {linked} linked unchanged from the last render) in ") + r"\d+\.\d\d s",
+                        result.stderr.splitlines()[-2]), result.stderr
+
+
 def test_publish_twice_gives_identical_bytes(published, tmp_path):
     reports, output = published
     again = tmp_path / "again"
