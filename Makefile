@@ -30,6 +30,10 @@ RELEASE_TAG ?= v3.1.0
 PATHS_FILE = $(BIN)/python -c 'import os, sysconfig; print(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"))'
 UNLINK_PATHS = rm -f "$$($(PATHS_FILE))"
 LINK_PATHS = $(BIN)/python -c 'import os, sysconfig; paths = [os.getcwd(), os.path.join(os.getcwd(), "plugins")]; open(os.path.join(sysconfig.get_path("purelib"), "openmed-leaderboard.pth"), "w").write(f"import sys; sys.path[:0] = {paths!r}\n")'
+# .venv/bin/invoke (and inv) run the project's invoke program (leaderboard_tools/program.py), written
+# over the scripts pip made once the paths are linked: a command line that cannot be read (an unknown
+# task or flag, a missing argument) exits 2 with one line, as unusable input does, never 1.
+INSTALL_PROGRAM = $(BIN)/python -m leaderboard_tools.program install $(BIN)
 
 .PHONY: build test serve livereload clean chromium release-tag
 
@@ -52,18 +56,20 @@ clean: $(BUILD_STAMP)
 release-tag:
 	@echo $(RELEASE_TAG)
 
-$(BUILD_STAMP): requirements.lock
+$(BUILD_STAMP): requirements.lock leaderboard_tools/program.py
 	test -x $(BIN)/python || { test -n "$(PYTHON)" || { echo "make: no Python 3.11 or newer on the PATH; name one with PYTHON=..." >&2; exit 2; }; \
 		$(PYTHON) -m venv $(VENV); }
 	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements.lock
 	$(LINK_PATHS)
+	$(INSTALL_PROGRAM)
 	touch $@
 
 $(TEST_STAMP): $(BUILD_STAMP) requirements-test.lock $(VNU_STAMP)
 	$(UNLINK_PATHS)
 	$(PIP_INSTALL) -r requirements-test.lock
 	$(LINK_PATHS)
+	$(INSTALL_PROGRAM)
 	touch $@
 
 # The jar alone: its install script (which would fetch a Java runtime) is not run; Java 17 runs it.

@@ -10,8 +10,10 @@ SITE_DESCRIPTION = (
     "(lower first), then by recall."
 )
 # Where the site is published: canonical links, Open Graph URLs and the sitemap's addresses point
-# here in every build. The pages themselves link relatively (RELATIVE_URLS: Pelican's writer and the
-# plugin give every page a SITEURL relative to itself), so the site also works opened from disk.
+# here in a local build (a release render points them at its permanent address instead: see
+# release_settings in leaderboard_tools/release.py). The pages themselves link relatively
+# (RELATIVE_URLS: Pelican's writer and the plugin give every page a SITEURL relative to itself), so
+# the site also works opened from disk.
 CANONICAL_URL = "https://openmed.life/docs/eval/benchmark-leaderboard"
 SITEURL = CANONICAL_URL
 RELATIVE_URLS = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import signal
@@ -202,7 +203,8 @@ def clean(c, output_dir="output"):
     """Remove the output folder's render, only if it is a render of this site or empty.
 
     A render holds .leaderboard-render.json, which lists every file it wrote: only those go, and what
-    the render did not write stays, named in one line. What a killed build left beside the output goes
+    the render did not write stays, named in one line. A folder without that marker holds nothing of
+    the site's: it is already clean (one line, exit 0). What a killed build left beside the output goes
     too. A link as the output stays (the folder it leads to is emptied), as does a mount point. Waits for
     a build of the same output, like a build does."""
     try:
@@ -268,13 +270,14 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         for line in difference.lines():
             print(line)
         count = len(difference.lines())
-        raise Exit(f"verify: {output_dir} is not the render of this archive: {count} file{'s' if count != 1 else ''} "
-                   "differ (added: only in the folder; missing: only in the render; changed: other bytes)",
+        raise Exit(f"verify: {output_dir} is not the render of this archive: "
+                   f"{count} {'file differs' if count == 1 else 'files differ'} "
+                   "(added: only in the folder; missing: only in the render; changed: other bytes)",
                    code=exits.REFUSED)
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 
 
-@task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render (default: the current folder)",
+@task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render, and where --previous's git ref is read (default: the current folder)",
             "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
       name="gh-pages")
 def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
@@ -284,8 +287,12 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
     listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
     refused)."""
     refuse_bad_tag(release_tag)
+    try:  # the repository and its branch first: nothing is rendered for a branch that cannot take it
+        pages_branch.check_branch(repo, branch)
+    except pages_branch.PagesBranchError as error:
+        raise Exit(f"gh-pages: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
-            previous_leaderboard("gh-pages", previous) as previous_path:
+            previous_leaderboard("gh-pages", previous, repo) as previous_path:
         render_folder = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, render_folder, manifest, previous_path)
         kept_at = release.kept_release_path(release_tag)
@@ -310,17 +317,18 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
 
 
 @contextmanager
-def previous_leaderboard(task_name, source):
+def previous_leaderboard(task_name, source, repository=None):
     """The path of a file holding the exact bytes of the leaderboard ``source`` names (what ``invoke diff``
-    reads: a file, a render folder or a git ref), checked first; None without a source. An unusable one
-    ends the task with one line (exit 2) before anything is rendered."""
+    reads: a file, a render folder or a git ref, of ``repository`` when given, else of the working
+    folder's), checked first; None without a source. An unusable one ends the task with one line (exit
+    2) before anything is rendered."""
     if source is None:
         yield None
         return
     from leaderboard_tools import diff as leaderboard_diff
 
     try:
-        data = leaderboard_diff.source_bytes(source)
+        data = leaderboard_diff.source_bytes(source, repository)
         leaderboard_diff.parse_leaderboard(data, source)
     except leaderboard_diff.UnusableInput as error:
         fail(f"{task_name}: the previous leaderboard {error}", exits.UNUSABLE)
@@ -332,13 +340,12 @@ def previous_leaderboard(task_name, source):
 
 
 def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
-    """A release render: the tag checked, publishconf.py with the release's permanent address as SITEURL (and
-    the previous leaderboard, when given, for its changes page), then the marker, .nojekyll and SHA256SUMS in
-    the same swap."""
+    """A release render: the tag checked, publishconf.py with the release's permanent address as SITEURL and
+    canonical address (and the previous leaderboard, when given, for its changes page), then the marker,
+    .nojekyll and SHA256SUMS in the same swap."""
     refuse_bad_tag(release_tag)
     site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
-    extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous,
-             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}"}
+    extra = {**release.release_settings(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 
@@ -413,14 +420,23 @@ def say(message):
     runner.say(message)
 
 
+# What `make test` adds to what building needs (requirements-test.lock; pyproject.toml's test extra),
+# by the name each is imported by: the test suite and the benchmark need every one.
+TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml")
+
+
+def require_test_packages(task_name):
+    """End the task with one line (exit 2), before any work, unless the test packages are installed."""
+    missing = [name for name in TEST_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        fail(f"{task_name}: the test packages are not installed ({', '.join(missing)} missing; make build installs "
+             f"only what building needs): run make test once, which installs requirements-test.lock", exits.UNUSABLE)
+
+
 @task_with_flags(help={"k": "only the tests whose names match this pytest -k expression"})
 def test(c, k=None):
     """Run the whole test suite (pytest), browser tests included; `make test` installs what it needs first."""
-    try:
-        import pytest  # noqa: F401 - only whether it is there: the suite runs in a process of its own
-    except ImportError:
-        fail("test: the test packages are not installed (make build installs only what building needs): "
-             "run make test, which installs requirements-test.lock and then runs the suite", exits.UNUSABLE)
+    require_test_packages("test")
     selection = f" -k {k!r}" if k else ""
     c.run(f"{sys.executable} -m pytest{selection}", pty=False)
 
@@ -434,7 +450,12 @@ def test(c, k=None):
     "work": "the folder the archives and the runs (or the profiled builds) are written to (default: benchmarks/.work); one on tmpfs leaves the disk out",
 })
 def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, work=None):
-    """Benchmark against the reference renderer (issue 10, item 7); prints the figures and writes benchmarks/results.md."""
+    """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md.
+
+    Needs the test packages (make test installs them), which have the reference renderer; --profile
+    measures the project alone and needs only what building needs."""
+    if not profile:
+        require_test_packages("bench")
     # In a process of its own, started here: `python -m` puts this folder first on the module path,
     # so that `benchmarks` is this project's and not an installed package of the same name.
     flags = (["--sizes", str(sizes)] if sizes is not None else [])

@@ -49,9 +49,10 @@ def read_source(source: str) -> dict[str, Any]:
     return parse_leaderboard(source_bytes(source), source)
 
 
-def source_bytes(source: str) -> bytes:
-    """The bytes of the leaderboard.json that ``source`` names (as ``read_source`` finds it), unchecked."""
-    return _read_path(source) if os.path.exists(source) else _read_ref(source)
+def source_bytes(source: str, repository: str | None = None) -> bytes:
+    """The bytes of the leaderboard.json that ``source`` names (as ``read_source`` finds it), unchecked;
+    a git ref is looked up in ``repository`` (default: the working folder's)."""
+    return _read_path(source) if os.path.exists(source) else _read_ref(source, repository)
 
 
 def _read_path(source: str) -> bytes:
@@ -65,25 +66,27 @@ def _read_path(source: str) -> bytes:
         raise UnusableInput(f"cannot read {one_line(path)}: {error.strerror or error}") from None
 
 
-def _read_ref(source: str) -> bytes:
+def _read_ref(source: str, repository: str | None = None) -> bytes:
     ref, has_path, inside = source.partition(":")
     neither = f"{one_line(source)} is neither a file, a folder nor a git ref"
     if not ref or ref.startswith("-") or "\0" in source:  # an option or a NUL byte cannot name a ref
         raise UnusableInput(neither)
-    if _git("rev-parse", "--git-dir").returncode != 0:
-        raise UnusableInput(f"{neither} (the working folder is not in a git repository)")
-    if _git("rev-parse", "--verify", "--quiet", ref + "^{tree}").returncode != 0:
-        raise UnusableInput(f"{neither} of the repository here")
+    git = _git if repository is None else lambda *args: _git("-C", repository, *args)
+    if git("rev-parse", "--git-dir").returncode != 0:
+        where = "the working folder is" if repository is None else f"{one_line(repository)} is"
+        raise UnusableInput(f"{neither} ({where} not in a git repository)")
+    if git("rev-parse", "--verify", "--quiet", ref + "^{tree}").returncode != 0:
+        raise UnusableInput(f"{neither} of the repository " + ("here" if repository is None else one_line(repository)))
     inside = inside.strip("/") if has_path else ""
     spec = f"{ref}:{inside}"
-    kind = _git("cat-file", "-t", spec)
+    kind = git("cat-file", "-t", spec)
     if kind.returncode == 0 and kind.stdout.strip() == b"tree":
         spec = f"{ref}:{inside}/leaderboard.json" if inside else f"{ref}:leaderboard.json"
-        kind = _git("cat-file", "-t", spec)
+        kind = git("cat-file", "-t", spec)
     if kind.returncode != 0 or kind.stdout.strip() != b"blob":
         raise UnusableInput(f"{one_line(source)} holds no leaderboard.json")
     # cat-file gives the committed bytes as they are (git show could apply a textconv filter).
-    return _git("cat-file", "blob", spec).stdout
+    return git("cat-file", "blob", spec).stdout
 
 
 def _git(*args: str) -> subprocess.CompletedProcess:

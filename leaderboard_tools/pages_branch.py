@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from benchmark_leaderboard.changes import CHANGES_PAGE, UnusableInput, parse_leaderboard
-from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 
 from . import exits
 from .release import (MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, ReleaseSummary, kept_release_path, latest_release,
@@ -51,6 +51,12 @@ def commit_folder(repository: str, folder: str, branch: str, message: str) -> st
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return None
     return _commit(repository, ref, parent, tree, message)
+
+
+def check_branch(repository: str, branch: str) -> None:
+    """Raise ``PagesBranchError`` (one line) unless ``branch`` of ``repository`` can receive a commit:
+    what a task checks before it renders anything."""
+    _branch(repository, branch)
 
 
 def _branch(repository: str, branch: str) -> tuple[str, str | None]:
@@ -106,7 +112,7 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
                           render_tree).stdout.strip("\0").split("\0")
             raise ReleaseRewritten(
                 f"{kept_release_path(release_tag)} on {branch} already holds {release_tag} with other bytes "
-                f"({len(differ)} file{'s' if len(differ) != 1 else ''} differ); a published release is never "
+                f"({len(differ)} {'file differs' if len(differ) == 1 else 'files differ'}); a published release is never "
                 "rewritten: publish the change under a new release tag")
         trees = {**kept, release_tag: render_tree}
         latest = latest_release(trees)
@@ -120,7 +126,7 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         if parent is not None:
             _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
-    ordered = tuple(sorted(trees, key=lambda tag: (version_key(tag), tag), reverse=True))
+    ordered = tuple(sorted(trees, key=version_order, reverse=True))
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return Kept(None, latest, ordered)
     return Kept(_commit(repository, ref, parent, tree, message), latest, ordered)

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
-from benchmark_leaderboard.versions import RELEASE_TAG, version_key
+from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
 CHECKSUMS = "SHA256SUMS"
@@ -181,7 +181,9 @@ def seal_release(folder: str, release_tag: str) -> None:
             handle.write(marker_bytes(release_tag))
     written = read_marker(folder)
     if written is not None and "files" in written:
-        # The marker lists what the render wrote: the two files sealing it are the render's too.
+        # The marker lists what the render wrote: the two files sealing it are the render's too. A new
+        # file, not written through the old one: the render may have linked it from the previous render.
+        os.unlink(marker)
         with open(marker, "wb") as handle:
             handle.write(marker_bytes(written["release_tag"], [*written["files"], NO_JEKYLL, CHECKSUMS]))
     with open(os.path.join(folder, NO_JEKYLL), "wb"):
@@ -226,6 +228,18 @@ def release_site_url(site_url: str, release_tag: str) -> str:
     return f"{site_url.rstrip('/')}/{RELEASES}/{release_tag}"
 
 
+def release_settings(site_url: str, release_tag: str) -> dict[str, str]:
+    """The Pelican settings that make a render of publishconf.py (whose SITEURL is ``site_url``, the
+    site's root) the release ``release_tag``: its permanent address as SITEURL, and as CANONICAL_URL,
+    so that each page's canonical link and og:url name the address its sitemap lists, the one a
+    citation keeps. The copy of the latest release at the site's root is the same bytes, so it
+    names the latest release's own address: search engines find the latest release there. The
+    navigation's Releases link leads to the list at the root."""
+    address = release_site_url(site_url, release_tag)
+    return {"SITEURL": address, "CANONICAL_URL": address,
+            "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{RELEASE_LIST}"}
+
+
 def kept_release_path(release_tag: str) -> str:
     """The folder of a kept release on the pages branch."""
     return f"{RELEASES}/{release_tag}"
@@ -233,7 +247,7 @@ def kept_release_path(release_tag: str) -> str:
 
 def latest_release(tags: Iterable[str]) -> str | None:
     """The highest release tag in version order (not the last published), or None when there is none."""
-    return max(tags, key=lambda tag: (version_key(tag), tag), default=None)
+    return max(tags, key=version_order, default=None)
 
 
 @dataclass(frozen=True)
@@ -258,7 +272,7 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
     ``settings`` are the release render's Pelican settings, whose SITEURL is the site's root)."""
     import jinja2
 
-    ordered = sorted(releases, key=lambda item: (version_key(item.release_tag), item.release_tag), reverse=True)
+    ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(settings["THEME"], "templates")),
                                      **settings.get("JINJA_ENVIRONMENT", {}))
     environment.filters.update(TEMPLATE_FILTERS)

@@ -32,13 +32,16 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                          judge, kept_line, marker_bytes, one_line, overwrite_problem, read_marker,
-                                          render_files, unlisted)
+                                          counts_as_empty, judge, kept_line, marker_bytes, one_line, overwrite_problem,
+                                          read_marker, render_files, unlisted)
+
+if TYPE_CHECKING:  # imported where Pelican runs: the plugin's generator imports Pelican
+    from benchmark_leaderboard.generator import Written
 
 # At exit, what the last render left in reference cycles (its parsed reports, rows and pages:
 # millions of objects) goes back to the operating system with the process instead of being
@@ -102,11 +105,15 @@ class Summary:
     families: int
     files: int
     seconds: float
+    linked: int = 0  # of ``files``, those unchanged since the last render, linked from it
 
     def __str__(self) -> str:
+        files = f"{_count(self.files, 'file', 'files')} written"
+        if self.linked:
+            files = (f"{_count(self.files, 'file', 'files')} ({self.files - self.linked:,} written, {self.linked:,} "
+                     "linked unchanged from the last render)")
         return (f"leaderboard: {_count(self.rows, 'row', 'rows')}, {_count(self.suites, 'suite', 'suites')}, "
-                f"{_count(self.families, 'family', 'families')}, {_count(self.files, 'file', 'files')} written "
-                f"in {self.seconds:.2f} s")
+                f"{_count(self.families, 'family', 'families')}, {files} in {self.seconds:.2f} s")
 
 
 def _count(number: int, one: str, many: str) -> str:
@@ -119,9 +126,10 @@ def pelican_settings(settings_file: str, overrides: dict[str, Any]) -> dict[str,
     return read_settings(settings_file, override={k: v for k, v in overrides.items() if v is not None})
 
 
-def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> tuple[int, int, int]:
-    """Run Pelican once with ``output_dir`` as its output; returns the rows, suites and model
-    families of the leaderboard it wrote, as the plugin's ``leaderboard_written`` signal said."""
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> Written:
+    """Run Pelican once with ``output_dir`` as its output; returns what the plugin's
+    ``leaderboard_written`` signal said of it: the rows, suites and model families of the leaderboard,
+    and the files it wrote and linked."""
     from pelican import Pelican
 
     from benchmark_leaderboard.generator import leaderboard_written
@@ -140,7 +148,7 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
         leaderboard_written.disconnect(receiver)
     if not written:
         raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
-    return written[-1].rows, written[-1].suites, written[-1].families
+    return written[-1]
 
 
 def build_overrides(reports_dir: str | None = None, manifest: str | None = None, release_tag: str | None = None,
@@ -162,9 +170,11 @@ def build_overrides(reports_dir: str | None = None, manifest: str | None = None,
     return overrides
 
 
-def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None) -> str | None:
-    """Why ``output_dir`` cannot be the output of a build with these settings, or None."""
-    return judge(output_dir, _settings(settings_file, overrides or {}))
+def output_refusal(settings_file: str, output_dir: str, overrides: dict[str, Any] | None = None,
+                   unmarked: bool = False) -> str | None:
+    """Why ``output_dir`` cannot be the output of a build with these settings (with ``unmarked``: be
+    cleaned, which a folder without a render can), or None."""
+    return judge(output_dir, _settings(settings_file, overrides or {}), unmarked=unmarked)
 
 
 def _settings(settings_file: str, overrides: dict[str, Any]) -> dict[str, Any]:
@@ -193,17 +203,19 @@ def build(
     run = _Build(settings_file, output_dir, progress or say)
     with _sigterm_raises():
         try:
-            rows, suites, families, files = run.run(build_overrides(reports_dir, manifest, release_tag, extra), finish)
+            rows, suites, families, files, linked = run.run(build_overrides(reports_dir, manifest, release_tag, extra),
+                                                            finish)
         except KeyboardInterrupt as interrupt:
             signum = signal.SIGTERM if isinstance(interrupt, _Terminated) else signal.SIGINT
             raise BuildInterrupted(signum, f"build interrupted by {signum.name}; {run.unchanged()}") from None
-    return Summary(rows, suites, families, files, time.perf_counter() - started)
+    return Summary(rows, suites, families, files, time.perf_counter() - started, linked)
 
 
 def clean(settings_file: str, output_dir: str) -> str:
     """Remove the render in ``output_dir`` and what a killed build left beside it; returns what was
     done, in one line. Only a render (a folder holding the marker) or an empty folder is removed, under
-    the output's lock, and of a render only what it wrote (what its marker lists; the rest, and the
+    the output's lock (a folder without any marker holds nothing a render wrote: nothing is removed,
+    and the line says so), and of a render only what it wrote (what its marker lists; the rest, and the
     names of OUTPUT_RETENTION, stay, and the line names them). A link as the output stays, and so does
     the folder it leads to (emptied), as does a mount point."""
     with _sigterm_raises():
@@ -233,7 +245,7 @@ class _Build:
             return f"there was no earlier render, and {self.shown} is as it was"
         return f"{self.shown} keeps its last complete render"
 
-    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int]:
+    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int, int]:
         place = _Place(self.output_dir)
         self.had_render = read_marker(place.target) is not None
         settings = _settings(self.settings_file, overrides)
@@ -257,15 +269,19 @@ class _Build:
                     self.say(f"rendering {one_line(source)} into {self.shown}")
                     _quiet_pelican()
                     try:
-                        rows, suites, families = render_into(self.settings_file, staging,
-                                                             {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
+                        written = render_into(self.settings_file, staging,
+                                              {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
                         if not os.path.lexists(os.path.join(staging, MARKER)):
                             # The generator marks its render last; a plugin that did not is marked here.
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
                             _write_new(os.path.join(staging, MARKER), marker_bytes(tag if isinstance(tag, str) else None,
                                                                                    _files_below(staging)))
+                        linked = written.linked
                         if finish is not None:
+                            marker_linked = previous is not None and _same_file(staging, previous, MARKER)
                             finish(staging)
+                            # A release's seal replaces the marker the render may have linked.
+                            linked -= marker_linked and not _same_file(staging, previous, MARKER)
                         files = sum(len(names) for _, _, names in os.walk(staging))
                         if previous is not None:
                             kept = _carry(previous, staging, settings.get("OUTPUT_RETENTION") or (), self.shown)
@@ -284,7 +300,7 @@ class _Build:
                         place.tidy(staging)
         except OSError as error:
             raise BuildError(self._failure(error, place, staging)) from None
-        return rows, suites, families, files
+        return written.rows, written.suites, written.families, files, linked
 
     def _failure(self, error: OSError, place: "_Place", staging: str | None) -> str:
         """One line for an operating-system error: what was being read or written, and why."""
@@ -425,6 +441,14 @@ def _carry(previous: str, staging: str, retention: Any, shown: str) -> list[str]
     return kept
 
 
+def _same_file(folder: str, other: str, name: str) -> bool:
+    """Whether ``name`` in ``folder`` is the very file (a link of it) that ``name`` is in ``other``."""
+    try:
+        return os.path.samestat(os.lstat(os.path.join(folder, name)), os.lstat(os.path.join(other, name)))
+    except OSError:
+        return False
+
+
 def _link_or_copy(source: str, target: str) -> None:
     try:
         os.link(source, target, follow_symlinks=False)
@@ -466,7 +490,7 @@ def _remove_listed(folder: str, kept: list[str]) -> None:
 
 def _clean(settings_file: str, output_dir: str) -> str:
     shown = one_line(output_dir)
-    problem = output_refusal(settings_file, output_dir)
+    problem = output_refusal(settings_file, output_dir, unmarked=True)
     if problem:
         raise OutputRefused(problem)
     retention = _settings(settings_file, {}).get("OUTPUT_RETENTION") or ()
@@ -477,11 +501,15 @@ def _clean(settings_file: str, output_dir: str) -> str:
     try:
         with place.locked():
             place.recover()
-            problem = output_refusal(settings_file, output_dir)
+            problem = output_refusal(settings_file, output_dir, unmarked=True)
             if problem:
                 raise OutputRefused(problem)
             if not os.path.lexists(place.target):
                 return f"nothing to remove: {shown} does not exist"
+            entries = sorted(os.listdir(place.target))
+            if read_marker(place.target) is None and not counts_as_empty(entries):
+                # No marker: nothing there was written by a render (a clean before left only this).
+                return f"nothing to remove: {shown} holds no render of this site; " + _entries_line(place.target, entries)
             kept = not_written(place.target, retention) if read_marker(place.target) is not None else []
             if kept:
                 with signals_deferred():
@@ -498,6 +526,15 @@ def _clean(settings_file: str, output_dir: str) -> str:
             return f"removed {shown}"
     except OSError as error:
         raise CleanFailed(f"cannot remove {one_line(_filename(error) or output_dir)}: {_reason(error)}") from None
+
+
+def _entries_line(folder: str, entries: list[str], shown: int = 10) -> str:
+    """``its 2 entries stay: CNAME, extra/`` (a folder's name with a slash; past ``shown`` names, how
+    many more)."""
+    names = [one_line(name) + ("/" if os.path.isdir(os.path.join(folder, name)) and not os.path.islink(os.path.join(folder, name))
+                               else "") for name in entries[:shown]]
+    more = f" and {len(entries) - shown:,} more" if len(entries) > shown else ""
+    return f"its {_count(len(entries), 'entry stays', 'entries stay')}: {', '.join(names)}{more}"
 
 
 # --- the lock -------------------------------------------------------------------------------------

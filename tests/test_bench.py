@@ -534,3 +534,32 @@ def test_the_file_system_of_a_folder_is_read_from_the_mount_table(tmp_path):
     if os.path.ismount("/dev/shm"):
         assert run.file_system(Path("/dev/shm")) == "tmpfs"
     assert run.bench_command(None, "2", False, "/dev/shm") == "invoke bench --runs 2 --no-browser --work <a folder on tmpfs>"
+
+
+@pytest.mark.parametrize("hidden", ["openmed", "playwright"])
+def test_bench_without_the_test_packages_says_so_in_one_line_before_any_work(tmp_path, hidden):
+    # A package of requirements-test.lock hidden, as after `make build` alone: the reference renderer
+    # (or the browser's driver) cannot be imported.
+    (tmp_path / "sitecustomize.py").write_text(f'import sys\nsys.modules["{hidden}"] = None\n', encoding="utf-8")
+    work = tmp_path / "work"
+    result = run_invoke("--search-root", str(ROOT), "bench", "--sizes", "10", "--runs", "1", "--no-browser", "--work",
+                        str(work), cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
+    assert (result.returncode, result.stdout, result.stderr.splitlines()) == (2, "", [
+        f"bench: the test packages are not installed ({hidden} missing; make build installs only what building needs): "
+        "run make test once, which installs requirements-test.lock"])
+    assert not work.exists()
+
+
+def test_the_test_packages_a_task_requires_are_those_make_test_installs():
+    import importlib.metadata
+    import importlib.util
+    import tomllib
+
+    spec = importlib.util.spec_from_file_location("bench_tasks", ROOT / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["test"]
+    wanted = {re.split(r"[=<>!~ \[]", requirement, maxsplit=1)[0].lower().replace("_", "-") for requirement in extra}
+    provided = importlib.metadata.packages_distributions()
+    assert {distribution.lower() for module in tasks.TEST_PACKAGES for distribution in provided[module]} == wanted
+

@@ -127,7 +127,7 @@ def test_the_changes_page_lists_every_kind_of_change_what_leaks_more_first(sites
     html = (root / "after/changes.html").read_text(encoding="utf-8")
     assert main_of(html) == EXPECTED_MAIN
     assert "<title>Changes in v1.1.0 · OpenMed Benchmark Leaderboard</title>" in html
-    assert f'<link rel="canonical" href="{SITE}/changes.html">' in html
+    assert f'<link rel="canonical" href="{RELEASE}/changes.html">' in html
 
 
 def test_it_says_what_invoke_diff_says_of_the_same_pair(sites):

@@ -36,6 +36,28 @@ def test_a_build_prints_its_one_line_summary_and_writes_the_site(archive, tmp_pa
     assert leftovers(output) == []
 
 
+def test_a_rebuild_says_how_many_of_its_files_it_wrote_and_how_many_it_linked(archive, tmp_path):
+    reports = archive({"a.report.json": report(), "b.report.json": report(model_name="OpenMed/model-b")})
+    output = tmp_path / "site"
+    assert run_invoke(*build_args(reports, output)).returncode == 0
+    # Every file of the first render, kept linked here, so that its inodes stay its own.
+    first = {}
+    for path in sorted(p for p in output.rglob("*") if p.is_file()):
+        first[path.relative_to(output).as_posix()] = path.stat().st_ino
+        (tmp_path / "kept" / path.relative_to(output)).parent.mkdir(parents=True, exist_ok=True)
+        os.link(path, tmp_path / "kept" / path.relative_to(output))
+    # One report changes: its page, its copy and the files of every row are written again.
+    (reports / "b.report.json").write_text(json.dumps(report(model_name="OpenMed/model-b", device="cuda")), encoding="utf-8")
+    result = run_invoke(*build_args(reports, output))
+    assert result.returncode == 0, result.stderr
+    files = {path.relative_to(output).as_posix(): path.stat().st_ino for path in output.rglob("*") if path.is_file()}
+    linked = sum(first.get(relative) == inode for relative, inode in files.items())
+    assert 0 < linked < len(files)
+    said = re.escape(f"leaderboard: 2 rows, 1 suite, 1 family, {len(files)} files ({len(files) - linked} written, "
+                     f"{linked} linked unchanged from the last render) in ") + r"\d+\.\d\d s"
+    assert re.fullmatch(said, result.stderr.splitlines()[-1]), result.stderr
+
+
 def test_every_problem_of_every_file_is_one_line_and_the_build_exits_1(archive, tmp_path):
     broken = report(suite=" ", fixture_count=True, metadata={"synthetic": "true"})
     del broken["metrics"]["leakage"]

@@ -297,6 +297,20 @@ def test_version_order_is_semantic_versioning_with_pre_releases_before_their_rel
                "v1.0.0-beta.11", "v1.0.0-rc.1", "v1.0.0", "v1.2.0", "v1.10.0", "2.0.0", "v10.0.0"]
     assert sorted(reversed(ordered), key=version_key) == ordered
     assert version_key("v1.0.0+build.7") == version_key("v1.0.0")
+    # A capital V is a version's v, as a missing one is: one version, one key.
+    assert version_key("V1.2.0") == version_key("v1.2.0") == version_key("1.2.0")
+    assert sorted(["V2.9.0", "v2.0.0", "V10.0.0", "nightly"], key=version_key) == ["nightly", "v2.0.0", "V2.9.0", "V10.0.0"]
+
+
+def test_every_list_of_release_tags_has_one_order_shared_by_the_site_and_its_tools():
+    from benchmark_leaderboard.versions import version_order
+
+    from leaderboard_tools import release
+
+    tags = ["v2.0.0", "V2.9.0", "v2.9.0", "v2.9.0+build.1", "v10.0.0-rc.1", "V10.0.0"]
+    assert sorted(reversed(tags), key=version_order) == ["v2.0.0", "V2.9.0", "v2.9.0", "v2.9.0+build.1", "v10.0.0-rc.1",
+                                                         "V10.0.0"]
+    assert release.latest_release(tags) == "V10.0.0"
 
 
 def test_a_line_stays_one_line_and_markdown_shows_markup_as_text():

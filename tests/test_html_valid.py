@@ -50,9 +50,9 @@ NEW_ARCHIVE = {
 
 def release_render(output: Path, reports: Path, tag: str, **settings) -> Path:
     """A release render (publishconf.py, the release's permanent address), as `invoke publish` makes it."""
-    site_url = release.release_site_url(pelican_settings(PUBLISH, {})["SITEURL"], tag)
+    release_settings = release.release_settings(pelican_settings(PUBLISH, {})["SITEURL"], tag)
     build(PUBLISH, str(output), reports_dir=str(reports), manifest=str(output.parent / "none.jsonl"), release_tag=tag,
-          extra={"SITEURL": site_url, **settings}, progress=lambda message: None)
+          extra={**release_settings, **settings}, progress=lambda message: None)
     return output
 
 

@@ -161,9 +161,11 @@ def lede(html: str) -> str:
 def test_the_lede_names_the_release_tags_in_version_order_and_the_latest_run_date(tmp_path):
     files = {f"r{n}.report.json": report(model_name=f"OpenMed/m{n}", generated_at=date, metadata={"release_tag": tag})
              for n, (tag, date) in enumerate([("v3.10.0", "2026-01-05T23:59:59-08:00"), ("v3.9.0", "2026-03-01"),
-                                              ("v3.10.0", "2025-12-31"), ("V3.2.0", "2026-02-28T10:00:00Z")])}
+                                              ("v3.10.0", "2025-12-31"), ("V3.9.1", "2026-02-28T10:00:00Z"),
+                                              ("v3.2.0", "2025-01-01")])}
     html = (render(tmp_path, files) / "index.html").read_text(encoding="utf-8")
-    assert lede(html).startswith("Covers releases V3.2.0, v3.9.0, v3.10.0; latest run 2026-03-01. ")  # V3.2.0 is not a version
+    # A capital V is a version's v: V3.9.1 comes after v3.9.0, not before every version.
+    assert lede(html).startswith("Covers releases v3.2.0, v3.9.0, V3.9.1, v3.10.0; latest run 2026-03-01. ")
 
 
 def test_a_lede_with_many_release_tags_names_the_first_and_the_last(tmp_path):

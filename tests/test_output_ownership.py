@@ -100,11 +100,15 @@ def test_publish_clean_serve_and_livereload_refuse_the_same_folders_before_any_w
     project = home / "project"
     before = tree_digest(tmp_path)
     flags = {"publish": ["--release-tag", TAG], "clean": [], "serve": ["--port", "0"], "livereload": ["--port", "0"]}[task]
-    for output, line in [(".", refused_because_it_reads(".", project / "content", contains=True)),
-                         ("", refusal_cases(home)[10][2]),
-                         (str(home / "Documents"), f"output refused: {home / 'Documents'} {NOT_A_RENDER}")]:
+    documents = home / "Documents"
+    for output, status, line in [
+            (".", 2, refused_because_it_reads(".", project / "content", contains=True)),
+            ("", 2, refusal_cases(home)[10][2]),
+            # clean has nothing to remove in a folder that holds no render (the build is refused there).
+            (str(documents), 0, f"nothing to remove: {documents} holds no render of this site; its 1 entry stays: thesis.txt")
+            if task == "clean" else (str(documents), 2, f"output refused: {documents} {NOT_A_RENDER}")]:
         result = invoke_in(project, task, "--output-dir", output, *flags)
-        assert (result.returncode, result.stderr.splitlines()) == (2, [line]), output
+        assert (result.returncode, result.stderr.splitlines()) == (status, [line]), output
         assert tree_digest(tmp_path) == before, output
 
 
@@ -195,9 +199,17 @@ def clean(output: Path) -> subprocess.CompletedProcess:
     return run_invoke("clean", "--output-dir", str(output))
 
 
-def test_clean_refuses_an_archive_folder_with_a_leaderboard_json_but_no_marker(tmp_path):
+def test_clean_leaves_a_folder_without_a_marker_as_it_is_and_refuses_one_with_a_broken_marker(tmp_path):
+    # No marker: nothing there was written by a render, whatever it holds (a leaderboard.json too).
     folder = write_archive(tmp_path / "archive", {"leaderboard.json": {"rows": []}, "a.report.json": report(),
                                                   "notes/README.md": "how these were made"})
+    before = tree_digest(tmp_path)
+    result = clean(folder)
+    assert (result.returncode, result.stderr.splitlines()) == (0, [
+        f"nothing to remove: {folder} holds no render of this site; its 3 entries stay: a.report.json, leaderboard.json, notes/"])
+    assert tree_digest(tmp_path) == before
+    # A marker that is not a render's: maybe a render's, damaged; clean does not judge it empty of the site's.
+    (folder / MARKER).write_text("{}", encoding="utf-8")
     before = tree_digest(tmp_path)
     result = clean(folder)
     assert (result.returncode, result.stderr.splitlines()) == (2, [f"output refused: {folder} {NOT_A_RENDER}"])

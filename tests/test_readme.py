@@ -1,7 +1,8 @@
 """The README is true: its tables and the output it shows are read here and checked against what the
 tasks do. The Tasks table and the short flags against ``invoke --list`` and ``invoke --help TASK``; each
 row of the exit codes run and its status checked; every row of "What a build writes" found in a real
-render, every entry of the render in the table, and what a rebuild links or writes as it says; the
+render, every entry of the render in the table, and what a rebuild links or writes as it says (a plain
+build's rebuild and a release's, which differ); the
 refusal lines, the missing manifest's line and ``invoke diff``'s sample as the commands print them.
 
 Tables are found by their headers (a column added later does not break them), so an edit that keeps
@@ -19,7 +20,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -228,6 +229,18 @@ def test_invoke_list_describes_every_task_in_whole_sentences():
         assert description.count("(") == description.count(")"), (task, description)
 
 
+# Words that mean something only to the project's own tracker ("issue 10, item 7", "issue 11's targets").
+TRACKER_WORDS = re.compile(r"\bissues?\b|\bitem \d|\bfinding \d", re.I)
+
+
+def test_what_a_user_reads_names_no_issue_of_the_projects_tracker():
+    for task in listed_tasks():
+        shown = invoke("--help", task).stdout
+        assert not TRACKER_WORDS.search(shown), (task, TRACKER_WORDS.findall(shown))
+    assert not TRACKER_WORDS.search(invoke("--list").stdout)
+    assert not TRACKER_WORDS.search(README), TRACKER_WORDS.findall(README)
+
+
 def test_invoke_test_without_the_test_packages_says_in_one_line_to_run_make_test(tmp_path):
     # The test packages hidden, as after `make build` alone: importing pytest fails.
     (tmp_path / "sitecustomize.py").write_text('import sys\nsys.modules["pytest"] = None\n', encoding="utf-8")
@@ -296,6 +309,35 @@ def test_livereload_stopped_by_sigterm_exits_143_too(sandbox):
         running.stop()
 
 
+def test_livereload_watches_what_its_row_names(tmp_path):
+    # What the row says it watches, against the paths livereload says it watches when it starts.
+    [cell] = [row["what it does"] for row in table_with("task", "what it does").rows if row["task"] == tasks_table()["livereload"]]
+    listed = re.search(r"watch (.+?), rebuild on every change", cell).group(1)
+    said = {item.strip().strip("`") for item in re.split(r", | and ", listed)}
+    reports = write_archive(tmp_path / "reports", {"golden/a.report.json": report()})
+    manifest = tmp_path / "models.jsonl"
+    running = RunningTask("livereload", "--port", "0", "--reports-dir", str(reports), "--manifest", str(manifest),
+                          "--output-dir", str(tmp_path / "live"), cwd=tmp_path)
+    try:
+        watching = running.wait_for(r"^watching (.+)$").group(1).split(", ")
+    finally:
+        running.stop()
+    names = {"reports": "the archive", "models.jsonl": "the manifest"}  # as given, relative to the working folder
+    watched = {names.get(path) or Path(path).relative_to(ROOT).as_posix() + ("/" if Path(path).is_dir() else "")
+               for path in watching}
+    assert watched == said
+
+
+def test_the_theme_s_entry_names_every_file_of_theme_static_and_counts_its_style_sheets():
+    block = section("How it is built").split("```text\n", 1)[1].split("```", 1)[0]
+    entry = block[block.index("\ntheme/"):]
+    static = sorted(path.name for path in (ROOT / "theme" / "static").iterdir() if path.is_file())
+    assert sorted(re.findall(r"[\w-]+\.(?:css|js|svg)\b", entry)) == static
+    numbers = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    [count] = re.findall(r"\b(\w+) style sheets?\b", entry)
+    assert count == numbers[sum(name.endswith(".css") for name in static)]
+
+
 # -- What a build writes ---------------------------------------------------------------------------
 
 
@@ -313,29 +355,13 @@ def pattern(shown: str) -> re.Pattern:
 class Render:
     folder: Path
     linked: dict[str, bool]  # every file of the rebuild -> whether it is the previous render's file, linked
+    said: str  # the rebuild's last line
 
 
-@pytest.fixture(scope="module")
-def render(tmp_path_factory) -> Render:
-    """A release with a changes page (every kind of file), rendered, then rendered again into itself.
-
-    Before: one report. After: 60 reports of one suite and family, so that the family and the rows added
-    run past a page (50 rows), and one of a second suite (which has a page and a panel of its own),
-    with the first compared with the second."""
-    root = tmp_path_factory.mktemp("render")
-    before = write_archive(root / "before", {"golden/a.report.json": report()})
-    after = write_archive(root / "after", {
-        f"golden/m{number:02d}.report.json": report(model_name=f"OpenMed/model-{number:02d}",
-                                                    metrics={"leakage": {"overall": number / 100}})
-        for number in range(60)} | {"second/b.report.json": report(suite="second", model_name="OpenMed/other")})
-
-    def publish(reports: Path, output: str, *more: str) -> None:
-        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
-                        str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
-        assert result.returncode == 0, result.stderr
-
-    publish(before, "old")
-    publish(after, "site", "--previous", "old")
+def rendered_twice(root: Path, render: Callable[[str], str]) -> Render:
+    """``render("site")`` twice: which files of the second render are the first's, linked, and what
+    the second said last."""
+    render("site")
     site = root / "site"
     # Keep every file of the first render linked here, so that no inode of it is reused meanwhile.
     kept = root / "kept"
@@ -345,16 +371,71 @@ def render(tmp_path_factory) -> Render:
         inodes[relative] = path.stat().st_ino
         (kept / relative).parent.mkdir(parents=True, exist_ok=True)
         os.link(path, kept / relative)
-    publish(after, "site", "--previous", "old")
+    said = render("site")
     files = {path.relative_to(site).as_posix(): path.stat().st_ino for path in site.rglob("*") if path.is_file()}
     assert sorted(files) == sorted(inodes)  # the same inputs: the same files
-    return Render(site, {relative: inodes[relative] == inode for relative, inode in files.items()})
+    return Render(site, {relative: inodes[relative] == inode for relative, inode in files.items()}, said)
+
+
+def archive_of_sixty(root: Path) -> tuple[Path, Path]:
+    """Before: one report. After: 60 reports of one suite and family, so that the family and the rows
+    added run past a page (50 rows), and one of a second suite (which has a page and a panel of its own)."""
+    before = write_archive(root / "before", {"golden/a.report.json": report()})
+    after = write_archive(root / "after", {
+        f"golden/m{number:02d}.report.json": report(model_name=f"OpenMed/model-{number:02d}",
+                                                    metrics={"leakage": {"overall": number / 100}})
+        for number in range(60)} | {"second/b.report.json": report(suite="second", model_name="OpenMed/other")})
+    return before, after
+
+
+@pytest.fixture(scope="module")
+def render(tmp_path_factory) -> Render:
+    """A release with a changes page (every kind of file), rendered, then rendered again into itself,
+    the second archive compared with the first."""
+    root = tmp_path_factory.mktemp("render")
+    before, after = archive_of_sixty(root)
+
+    def publish(reports: Path, output: str, *more: str) -> str:
+        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
+                        str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
+        assert result.returncode == 0, result.stderr
+        return result.stderr.splitlines()[-1]
+
+    publish(before, "old")
+    return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
+
+
+@pytest.fixture(scope="module")
+def build_render(tmp_path_factory) -> Render:
+    """The same archive as a plain local build (`invoke build`), rendered, then rendered again into itself."""
+    root = tmp_path_factory.mktemp("build")
+    _, after = archive_of_sixty(root)
+
+    def build(output: str) -> str:
+        result = invoke("build", "--reports-dir", str(after), "--manifest", str(root / "none.jsonl"), "--output-dir",
+                        output, cwd=root)
+        assert result.returncode == 0, result.stderr
+        return result.stderr.splitlines()[-1]
+
+    return rendered_twice(root, build)
 
 
 def rows_of(relative: str) -> list[dict[str, str]]:
     """The rows that name ``relative``: the one naming it exactly, else every row whose patterns match it."""
     exact = [row for row in WRITES.rows if relative in code_in(row["file"])]
     return exact or [row for row in WRITES.rows if any(pattern(shown).fullmatch(relative) for shown in code_in(row["file"]))]
+
+
+def said_on_a_rebuild(cell: str, release: bool) -> str:
+    """What an "on a rebuild" cell says of a plain build's rebuild, or of a release's: ``linked``,
+    ``written``, or the first for a build and the second for a release (``linked; written by a release``)."""
+    said, *releases = [part.strip() for part in cell.split(";")]
+    assert said in ("linked", "written") and len(releases) <= 1, cell
+    for part in releases:
+        match = re.fullmatch(r"(linked|written) by a release", part)
+        assert match, cell
+        said = match.group(1) if release else said
+    return said
 
 
 @pytest.mark.parametrize("shown", [shown for row in WRITES.rows for shown in code_in(row["file"])])
@@ -371,19 +452,76 @@ def test_every_entry_of_a_render_is_in_the_table(render):
         assert rows_of(relative), f"{relative} matches no row of What a build writes"
 
 
-def test_a_rebuild_links_and_writes_what_the_table_says(render):
+@pytest.mark.parametrize("kind", ["release", "build"])
+def test_a_rebuild_links_and_writes_what_the_table_says(kind, request):
+    # Both kinds of rebuild: a release seals its render (its marker, SHA256SUMS), a plain build does not.
+    render = request.getfixturevalue("render" if kind == "release" else "build_render")
     wrong = []
     for relative, linked in sorted(render.linked.items()):
-        said = {row["on a rebuild"] for row in rows_of(relative)}
-        assert len(said) == 1 and said <= {"linked", "written"}, (relative, said)
-        if ("linked" in said) != linked:
-            wrong.append(f"{relative}: {'linked' if linked else 'written'}, the README says {said.pop()}")
+        cells = {row["on a rebuild"] for row in rows_of(relative)}
+        assert len(cells) == 1, (relative, cells)
+        said = said_on_a_rebuild(cells.pop(), release=kind == "release")
+        if (said == "linked") != linked:
+            wrong.append(f"{relative}: {'linked' if linked else 'written'}, the README says {said}")
     assert wrong == []
+
+
+def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_readme_shows(build_render):
+    [shown] = [code for code in code_in(section("What a build writes")) if code.startswith("leaderboard: ")]
+    linked = sum(build_render.linked.values())
+    # The same words after the counts of rows, suites and families (which the archive makes singular or plural).
+    def shape(line: str) -> str:
+        return re.sub(r"\d+(?:\.\d+)?", "#", line[line.index(" files "):])
+
+    assert shape(build_render.said) == shape(shown)
+    assert build_render.said.startswith(f"leaderboard: 61 rows, 2 suites, 1 family, {len(build_render.linked)} files "
+                                        f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
 
 
 def test_a_familys_folder_is_its_position_in_its_suite(render):
     assert (render.folder / "suite" / "suite-golden" / "1" / "2.html").is_file()
     assert "`<family>` is the family's position in its suite (1 for the first)" in README
+
+
+# -- What the index links ---------------------------------------------------------------------------
+
+# How the README says which families the index links to their pages: the only words it uses for it.
+FAMILY_LINKS = "each family not shown whole"
+
+
+def sentences(text: str = README) -> list[str]:
+    """The README's sentences and table cells, each on one line."""
+    return [part.strip() for part in re.split(r"(?<=[.;])\s|\|", " ".join(text.split())) if part.strip()]
+
+
+def test_the_index_links_the_pages_of_each_family_not_shown_whole_as_the_readme_says(tmp_path):
+    # Every sentence that has a family link to its pages says which, in the same words.
+    said = [sentence for sentence in sentences()
+            if re.search(r"famil", sentence) and re.search(r"\blinks?\b", sentence) and re.search(r"\bpages\b", sentence)]
+    assert len(said) >= 2 and all(FAMILY_LINKS in sentence for sentence in said), said
+    # One suite of eleven families (a suite lists them by name): the first shown whole (3 rows), the
+    # second in part (8 rows, 5 shown), eight of one row, the last beyond the ten the index shows (its
+    # heading alone).
+    families = [("Awhole", 3), ("Bpart", 8)] + [(f"C{number}", 1) for number in range(1, 9)] + [("Dlast", 1)]
+    reports, leakage = {}, 0
+    for family, count in families:
+        for number in range(count):
+            leakage += 1
+            reports[f"golden/{family}-{number}.report.json"] = report(
+                model_name=f"OpenMed/{family}-{number}", metadata={"model_family": family},
+                metrics={"leakage": {"overall": leakage / 1000}})
+    write_archive(tmp_path / "reports", reports)
+    result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+    linked = {}
+    for number, (family, count) in enumerate(families, start=1):
+        block = index[index.index(f"<h3>{family}</h3>"):]
+        block = block[:block.index("<h3>", 4)] if "<h3>" in block[4:] else block
+        shown = len(re.findall(r'href="[^"]*report/golden/[^"]*\.report\.html"', block))
+        linked[family] = (shown, f'/suite/suite-golden/{number}/1.html"' in block)
+    assert linked == {"Awhole": (3, False), "Bpart": (5, True), **{f"C{n}": (1, False) for n in range(1, 9)},
+                      "Dlast": (0, True)}
 
 
 # -- The output the README shows -------------------------------------------------------------------

@@ -135,6 +135,35 @@ def test_a_bad_tag_or_a_checked_out_branch_is_refused(tmp_path, archive, reposit
     assert elsewhere.returncode == 2 and elsewhere.stderr.strip().endswith("gh-pages: . is not a git repository")
 
 
+def test_a_repo_elsewhere_is_checked_before_any_render_and_holds_the_previous_release(tmp_path, archive, repository):
+    reports = archive(small_archive())
+    elsewhere = tmp_path / "work"  # the working folder: no repository at all
+    elsewhere.mkdir()
+
+    def gh_pages_from(folder: Path, *extra: str) -> subprocess.CompletedProcess:
+        return run_invoke("--search-root", str(ROOT), "gh-pages", "--release-tag", extra[0], "--reports-dir",
+                          str(reports), "--manifest", str(folder / "none.jsonl"), *extra[1:], cwd=folder, env=IDENTITY)
+
+    # Not a repository: refused in one line, before anything is rendered.
+    missing = gh_pages_from(elsewhere, "v1.0.0", "--repo", str(tmp_path / "notarepo"))
+    assert (missing.returncode, missing.stderr.splitlines()) == (2, [f"gh-pages: {tmp_path / 'notarepo'} is not a git repository"])
+    assert list(elsewhere.iterdir()) == []
+
+    first = gh_pages_from(elsewhere, "v1.0.0", "--repo", str(repository))
+    assert first.returncode == 0, first.stderr
+    # --previous names a ref of --repo's repository, read there, not in the working folder.
+    second = gh_pages_from(elsewhere, "v1.1.0", "--repo", str(repository), "--previous", "gh-pages:releases/v1.0.0")
+    assert second.returncode == 0, second.stderr
+    files = branch_files(repository, "gh-pages")
+    assert "releases/v1.1.0/changes.html" in files and "releases/v1.0.0/changes.html" not in files
+    assert files["releases/v1.1.0/changes/previous-leaderboard.json"] == files["releases/v1.0.0/leaderboard.json"]
+    # A ref --repo does not hold is refused as invoke diff would, naming that repository.
+    unknown = gh_pages_from(elsewhere, "v1.2.0", "--repo", str(repository), "--previous", "nosuchref:releases/v1.0.0")
+    assert (unknown.returncode, unknown.stderr.splitlines()) == (2, [
+        f"gh-pages: the previous leaderboard nosuchref:releases/v1.0.0 is neither a file, a folder nor a git ref of the "
+        f"repository {repository}"])
+
+
 def test_a_branch_checked_out_in_another_worktree_is_refused(tmp_path, archive, repository):
     reports = archive(small_archive())
     assert gh_pages(repository, reports, "v1.0.0").returncode == 0

@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -61,13 +62,13 @@ def test_publish_checksums_every_other_file_in_sha256sum_format(published):
 def test_publish_uses_absolute_urls_under_openmed_life(published):
     _, output = published
     index = (output / "index.html").read_text(encoding="utf-8")
-    assert f'<link rel="canonical" href="{SITE}/">' in index
-    assert f'<meta property="og:url" content="{SITE}/">' in index
-    # Its links lead into the release's permanent address (releases/<tag>/ on the pages branch), its
-    # canonical links to the site's living pages.
+    # Its links and its canonical address lead into the release's permanent address (releases/<tag>/
+    # on the pages branch).
+    assert f'<link rel="canonical" href="{SITE}/releases/v1.2.3/">' in index
+    assert f'<meta property="og:url" content="{SITE}/releases/v1.2.3/">' in index
     assert f'href="{SITE}/releases/v1.2.3/theme/leaderboard.css"' in index
     page = (output / "report/golden/a.report.html").read_text(encoding="utf-8")
-    assert f'<link rel="canonical" href="{SITE}/report/golden/a.report.html">' in page
+    assert f'<link rel="canonical" href="{SITE}/releases/v1.2.3/report/golden/a.report.html">' in page
     assert f'href="{SITE}/releases/v1.2.3/theme/leaderboard.css"' in page
     # Nothing on a published page points at a relative asset or page.
     for html in (index, page):
@@ -75,6 +76,63 @@ def test_publish_uses_absolute_urls_under_openmed_life(published):
             assert link.startswith((SITE + "/", "#")), link
     # The live-reload script of `invoke livereload` never reaches a release.
     assert "livereload" not in index and not (output / "theme/livereload.js").exists()
+
+
+CANONICAL_LINK = re.compile(r'<link rel="canonical" href="([^"]*)">')
+OG_URL = re.compile(r'<meta property="og:url" content="([^"]*)">')
+SITEMAP_LOC = re.compile(r"<loc>([^<]*)</loc>")
+
+
+def test_every_page_of_a_release_declares_the_permanent_address_its_sitemap_lists(tmp_path, archive):
+    # The bundled archive as `invoke publish -e v3.1.0 --previous OLD` renders it: every kind of page
+    # (the index, the suites' and families' pages, a page a report, compare, the changes page, the
+    # Markdown pages) names its own address under releases/v3.1.0/ as canonical and as og:url, the
+    # address the sitemap lists for it: a cited release page stays what was cited.
+    old = publish(tmp_path, archive(small_archive()), tmp_path / "old", tag="v3.0.0")
+    assert old.returncode == 0, old.stderr
+    output = tmp_path / "site"
+    result = run_invoke("--search-root", str(ROOT), "publish", "-e", "v3.1.0", "--previous", str(tmp_path / "old"),
+                        "--output-dir", str(output), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    release_url = f"{SITE}/releases/v3.1.0/"
+    declared = {}
+    for page in sorted(output.rglob("*.html")):
+        relative = page.relative_to(output).as_posix()
+        html = page.read_text(encoding="utf-8")
+        [canonical], [og_url] = CANONICAL_LINK.findall(html), OG_URL.findall(html)
+        address = release_url + quote(re.sub(r"(^|/)index\.html$", r"\1", relative))
+        assert (canonical, og_url) == (address, address), relative
+        declared[relative] = canonical
+    kinds = {"index.html", "compare.html", "changes.html", "ranking.html", "suite/suite-radiology/index.html",
+             "suite/suite-radiology/1/1.html", "report/golden.report.html"}
+    assert kinds <= set(declared)
+    sitemap = (output / "sitemap.xml").read_text(encoding="utf-8")
+    assert sorted(SITEMAP_LOC.findall(sitemap)) == sorted(declared.values())
+
+
+def test_a_release_over_a_build_of_its_tag_writes_nothing_through_the_old_files_and_counts_what_it_linked(tmp_path, archive):
+    reports = archive(small_archive())
+    output = tmp_path / "site"
+    built = run_invoke("--search-root", str(ROOT), "build", "--release-tag", "v1.2.3", "--reports-dir", str(reports),
+                       "--manifest", str(tmp_path / "no-manifest.jsonl"), "--output-dir", str(output), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    # Every file of the build, kept linked beside it: what the release may link, and must never write into.
+    kept = tmp_path / "kept"
+    before = {}
+    for path in sorted(p for p in output.rglob("*") if p.is_file()):
+        relative = path.relative_to(output).as_posix()
+        before[relative] = (path.stat().st_ino, path.read_bytes())
+        (kept / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.link(path, kept / relative)
+    result = publish(tmp_path, reports, output)
+    assert result.returncode == 0, result.stderr
+    assert tree_bytes(kept) == {relative: data for relative, (_, data) in before.items()}
+    files = {path.relative_to(output).as_posix(): path.stat().st_ino for path in output.rglob("*") if path.is_file()}
+    linked = sum(before.get(relative, (None,))[0] == inode for relative, inode in files.items())
+    assert 0 < linked and files[release.MARKER] != before[release.MARKER][0]
+    assert re.fullmatch(re.escape(f"leaderboard: 2 rows, 1 suite, 1 family, {len(files)} files ({len(files) - linked} "
+                                  f"written, {linked} linked unchanged from the last render) in ") + r"\d+\.\d\d s",
+                        result.stderr.splitlines()[-2]), result.stderr
 
 
 def test_publish_twice_gives_identical_bytes(published, tmp_path):
@@ -102,6 +160,16 @@ def test_verify_lists_every_added_missing_and_changed_file(published, tmp_path):
     assert result.returncode == 1
     assert result.stdout.splitlines() == ["added: extra.html", "changed: index.html", "missing: reports/golden/b.report.json"]
     assert "is not the render of this archive: 3 files differ" in result.stderr
+
+
+def test_verify_counts_one_file_that_differs_in_the_singular(published, tmp_path):
+    reports, output = published
+    (output / "extra.html").write_text("not from the archive", encoding="utf-8")
+    result = verify(tmp_path, reports, output)
+    assert (result.returncode, result.stdout.splitlines()) == (1, ["added: extra.html"])
+    assert result.stderr.splitlines()[-1] == (
+        f"verify: {output} is not the render of this archive: 1 file differs "
+        "(added: only in the folder; missing: only in the render; changed: other bytes)")
 
 
 def test_verify_notices_a_changed_archive(published, tmp_path):

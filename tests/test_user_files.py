@@ -128,6 +128,11 @@ def test_clean_removes_only_what_the_render_wrote_and_says_what_it_left(reports,
     assert_unchanged(output, added)
     # Nothing of the render is left: the folder is no render now, and a build refuses it.
     assert not (output / MARKER).exists()
+    # A second clean finds it clean: one line, exit 0, nothing touched.
+    again = run_invoke("clean", "--output-dir", str(output))
+    assert (again.returncode, again.stderr.splitlines()) == (0, [
+        f"nothing to remove: {output} holds no render of this site; its 4 entries stay: CNAME, extra/, report/, theme/"])
+    assert_unchanged(output, added)
 
 
 @pytest.mark.parametrize("render", [build, pelican_content], ids=["staged", "in place"])

@@ -23,7 +23,7 @@ import fastjsonschema
 from . import validate
 from .exits import DONE, REFUSED
 from .problems import BuildFailed, one_line
-from .versions import version_key
+from .versions import version_key, version_order
 from .view import Pager, pages_of, percent
 
 LEAKS_MORE = REFUSED  # the exit status when a row leaks more than before: CI stops the release
@@ -429,7 +429,7 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
     return ChangesPage(
         release_tag=release_tag,
         previous_rows=diff.old.row_count,
-        previous_tag=max(tags, key=lambda tag: (version_key(tag), tag)) if tags else None,
+        previous_tag=max(tags, key=version_order) if tags else None,
         rows=diff.new.row_count,
         summary=summary(diff),
         leaks_more=len(diff.leaks_more),

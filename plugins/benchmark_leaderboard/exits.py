@@ -15,9 +15,10 @@ REFUSED = 1
 per problem), a published folder that differs from its render (verify), a row that leaks more than before (diff)."""
 
 UNUSABLE = 2
-"""An input or the output cannot be used at all, whatever it holds: a missing reports folder, an
-output that is not a render of this site, a disk that is full, a port out of range, a build that
-holds the output's lock. One line says what."""
+"""An input or the output cannot be used at all, whatever it holds: a command line that cannot be
+read (an unknown task or flag, a missing argument or flag value: ``leaderboard_tools.program``), a
+missing reports folder, an output that is not a render of this site, a disk that is full, a port out
+of range, a build that holds the output's lock. One line says what."""
 
 INTERRUPTED = 128
 """The base of the statuses of a task ended by a signal: ``interrupted(signum)``."""

@@ -39,7 +39,8 @@ from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
 from .settings import Options, checked, options
-from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
+from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
+                    report_page_url)
 from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
                    report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
@@ -65,6 +66,7 @@ class Written:
     suites: int
     families: int
     files: int
+    linked: int = 0  # of ``files``, those unchanged since the previous render: linked from it, not written again
 
 
 # Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
@@ -104,6 +106,7 @@ class LeaderboardGenerator(Generator):
         self.context["report_page_url"] = report_page_url
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
+        self.context["page_address"] = page_address
         self.context["panel_script_path"] = panel_script_path
         self.context["short_hash"] = short_hash
         self.context["hash_shown"] = HASH_SHOWN
@@ -144,7 +147,9 @@ class LeaderboardGenerator(Generator):
         tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
         tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
-        written = [path for part in workers.run(_write_part, tasks, job, self.options.workers) for path in part]
+        parts = workers.run(_write_counted, tasks, job, self.options.workers)
+        written = [path for paths, _ in parts for path in paths]
+        linked, linked_before = sum(count for _, count in parts), site.linked
         if self.changes is not None:
             written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
                                       self.changes)
@@ -162,9 +167,11 @@ class LeaderboardGenerator(Generator):
                 print(output.kept_line(kept), file=sys.stderr)
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
         written.sort()
+        linked += site.linked - linked_before
         site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
-        leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written)))
+        leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
+                                                       linked))
 
     def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
         """Rendering in place: a page or copy this render writes where a file lies that the earlier
@@ -235,6 +242,14 @@ class _PageJob:
     relative_urls: bool
     site: SiteWriter
     pages: LeaderboardPages
+
+
+def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
+    """``_write_part``, and how many of the files it wrote it linked from the previous render (counted
+    where the task runs: a worker's writer is its own)."""
+    before = job.site.linked
+    paths = _write_part(job, task)
+    return paths, job.site.linked - before
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:

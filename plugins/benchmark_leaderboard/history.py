@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Sequence
 
 from .fill import Row
-from .versions import version_key
+from .versions import version_order
 from .view import percent
 
 # The sparkline's view box, and the margin that keeps its line and dots inside it.
@@ -79,7 +79,7 @@ def archive_history(rows: Sequence[Row]) -> ArchiveHistory:
     kept = {}
     for key, indices in groups.items():
         if len({rows[i].release_tag for i in indices}) > 1:
-            indices.sort(key=lambda i: (version_key(rows[i].release_tag), rows[i].release_tag, rows[i].report_path))
+            indices.sort(key=lambda i: (version_order(rows[i].release_tag), rows[i].report_path))
             kept[key] = tuple(indices)
     return ArchiveHistory(rows, kept)
 

@@ -182,10 +182,10 @@ def protected_folders(settings: dict[str, Any]) -> list[str]:
     return found
 
 
-def judge(output: str, settings: dict[str, Any]) -> str | None:
+def judge(output: str, settings: dict[str, Any], unmarked: bool = False) -> str | None:
     """Why ``output`` can be neither rendered into nor removed by a build with these Pelican
     settings, in one line, or None: ``output_problem`` with the folders the build reads."""
-    return output_problem(output, protected_folders(settings), archive=options(settings).reports_dir)
+    return output_problem(output, protected_folders(settings), archive=options(settings).reports_dir, unmarked=unmarked)
 
 
 def counts_as_empty(names: Iterable[str]) -> bool:
@@ -199,12 +199,13 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def output_problem(output: str, protected: Iterable[str], archive: str | None = None) -> str | None:
+def output_problem(output: str, protected: Iterable[str], archive: str | None = None, unmarked: bool = False) -> str | None:
     """Why ``output`` can be neither rendered into nor removed, in one line, or None when it can:
-    it is new, an empty folder, or an earlier render (a folder holding a valid marker). A link is
-    judged by where it leads. ``protected`` are the folders the build reads (``protected_folders``);
-    no output lies inside ``archive``, the reports folder, whose next reading would take the
-    render's copies for reports."""
+    it is new, an empty folder, or an earlier render (a folder holding a valid marker); with
+    ``unmarked`` (what ``clean`` asks: it removes nothing there) also a folder without any marker,
+    which holds nothing a render wrote. A link is judged by where it leads. ``protected`` are the
+    folders the build reads (``protected_folders``); no output lies inside ``archive``, the reports
+    folder, whose next reading would take the render's copies for reports."""
     if output == "":
         return "output refused: the output folder is named by an empty string (an unset variable?); name the folder to write"
     shown = one_line(output)
@@ -244,6 +245,8 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
     except OSError as error:
         return f"output refused: cannot list {shown}: {_reason(error)}"
     if counts_as_empty(names) or read_marker(real) is not None:
+        return None
+    if unmarked and MARKER not in names:
         return None
     return (f"output refused: {shown} is not empty and has no valid {MARKER}, so it is not a render of this site; "
             "choose a new or empty folder, or an earlier render")

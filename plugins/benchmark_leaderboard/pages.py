@@ -54,6 +54,13 @@ def report_page_url(report_path: str) -> str:
     return url_of(report_page_path(report_path))
 
 
+def page_address(save_as: str) -> str:
+    """The address of the page written as ``save_as``, relative to the site, as the sitemap lists it
+    and as its canonical link names it: a folder's ``index.html`` is the folder."""
+    url = url_of(save_as)
+    return url[: -len("index.html")] if url == "index.html" or url.endswith("/index.html") else url
+
+
 def run_datetime(run_date: str) -> datetime:
     """A row's run date (``YYYY-MM-DD``) as the page's date: that day's midnight, in UTC."""
     day = date.fromisoformat(run_date)

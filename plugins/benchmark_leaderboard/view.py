@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
-from .versions import version_key
+from .versions import version_order
 
 if TYPE_CHECKING:
     from .pipeline import Leaderboard
@@ -392,7 +392,7 @@ class BoardView:
     index_rows: int  # a family's top rows on the index and the suites' pages
     index_tables: int  # a suite's families that show their top rows there (the others: heading and link)
     charts: tuple[Chart, ...]  # by suite
-    release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
+    release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_order)
     latest_run: str  # the largest run_date
 
     @property
@@ -436,7 +436,7 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         index_rows=index_rows,
         index_tables=index_tables,
         charts=tuple(charts),
-        release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),
+        release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_order)),
         latest_run=max(row.run_date for row in rows),
     )
 

@@ -38,6 +38,8 @@ class SiteWriter:
         self.in_place = self.previous == self.output_path
         # (root, folder) -> the folder's descriptor (None: the previous render has no such folder)
         self._descriptors: dict[tuple[str, str], int | None] = {}
+        # The files this writer did not create again: linked from the previous render, or left in place.
+        self.linked = 0
 
     def write(self, relative: str, data: bytes) -> str:
         """Write ``data`` as ``relative`` (a POSIX path inside the output); returns ``relative``."""
@@ -48,10 +50,12 @@ class SiteWriter:
             old = self._descriptor(self.previous, folder, make=False)
             if old is not None and _holds(name, old, data):
                 if self.in_place:
+                    self.linked += 1
                     return relative
                 target = self._descriptor(self.output_path, folder)
                 try:
                     os.link(name, name, src_dir_fd=old, dst_dir_fd=target)
+                    self.linked += 1
                     return relative
                 except OSError:  # another file system, or links not allowed: write it
                     pass
@@ -88,6 +92,7 @@ class SiteWriter:
             if self.in_place:
                 if same:
                     os.unlink(written, dir_fd=target)
+                    self.linked += 1
                 else:
                     os.rename(written, name, src_dir_fd=target, dst_dir_fd=target)
             elif same:
@@ -98,6 +103,7 @@ class SiteWriter:
                     pass
                 else:
                     os.rename(linked, name, src_dir_fd=target, dst_dir_fd=target)
+                    self.linked += 1
         except BaseException:
             if self.in_place:
                 try:
