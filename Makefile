@@ -35,7 +35,7 @@ LINK_PATHS = $(BIN)/python -c 'import os, sysconfig; paths = [os.getcwd(), os.pa
 # task or flag, a missing argument) exits 2 with one line, as unusable input does, never 1.
 INSTALL_PROGRAM = $(BIN)/python -m leaderboard_tools.program install $(BIN)
 
-.PHONY: build test serve livereload clean chromium release-tag
+.PHONY: build test serve livereload clean chromium release-tag link-paths
 
 build: $(BUILD_STAMP)
 	$(BIN)/invoke build --release-tag $(RELEASE_TAG)
@@ -51,6 +51,11 @@ livereload: $(BUILD_STAMP)
 
 clean: $(BUILD_STAMP)
 	$(BIN)/invoke clean
+
+# The project's folders on the path of an environment made without make (the Pages workflow installs
+# requirements.lock with pip itself, then links them): without them tasks.py cannot import the plugin.
+link-paths:
+	$(LINK_PATHS)
 
 # The tag above, for scripts (the Pages workflow renders master with it).
 release-tag:

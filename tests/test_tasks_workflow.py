@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -214,3 +215,32 @@ def test_a_row_that_leaks_more_fails_a_pull_request_and_a_tag_is_kept_with_its_d
     assert git(project.path, "bundle", "verify", "--quiet", "gh-pages.bundle") == ""
     changes = (project.path / "pages/releases/v3.2.0/changes.html").read_text(encoding="utf-8")
     assert "Changes in v3.2.0" in changes and "Leaks more" in changes
+
+
+def test_the_installed_environment_imports_the_tasks_and_the_plugin_of_its_checkout(workflow, tmp_path):
+    """The install step makes an environment in which the later steps' invoke and python -m find the
+    checkout's tasks, tooling and plugin: what pip installs from requirements.lock is taken from this
+    environment (no network), every other line of the step runs as written."""
+    import sysconfig
+
+    [install] = [step for step in steps(workflow, "build") if "pip install" in step.get("run", "")]
+    lines = install["run"].strip().splitlines()
+    assert lines[0] == "python -m venv .venv" and "pip install" in lines[1] and "-r requirements.lock" in lines[1]
+    project = tmp_path / "checkout"
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".venv", ".git", "output", ".output*", "__pycache__",
+                                                                 ".pytest_cache", ".node", "benchmarks"))
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True)
+    environment = subprocess.run([str(project / ".venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+    # What pip would have installed: this environment's packages, without its own path file.
+    with open(os.path.join(environment, "locked-packages.pth"), "w", encoding="utf-8") as paths:
+        paths.write(sysconfig.get_path("purelib") + "\n")
+    where = [str(project / ".venv/bin/python"), "-c",
+             "import tasks, benchmark_leaderboard, leaderboard_tools; print(benchmark_leaderboard.__file__)"]
+    before = subprocess.run(where, cwd=project / "content", capture_output=True, text=True)
+    assert before.returncode != 0  # pip's packages alone do not reach the checkout
+    for line in lines[2:]:
+        subprocess.run(["bash", "-e", "-c", line], cwd=project, check=True, capture_output=True)
+    after = subprocess.run(where, cwd=project / "content", capture_output=True, text=True)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.strip() == str(project / "plugins/benchmark_leaderboard/__init__.py")
