@@ -40,21 +40,21 @@ COLUMNS: tuple[Column, ...] = (
     # wraps at its own breaks (after "-"), and anywhere if it must: it is never cut.
     Column("model_name", "Model", "model", searched=True, line=1),
     # A suite's top holds rows of every family: it names each row's (the family tables are headed by theirs).
-    Column("model_family", "Family", "text", width=6, card="Family ", tables=("top",)),
-    Column("device", "Device", "text", searched=True, width=6),
+    Column("model_family", "Family", "text", width=5.5, card="Family ", tables=("top",)),
+    Column("device", "Device", "text", searched=True, width=5.5),
     Column("leakage", "Leakage %", "percent", width=5, line=2, card="Leakage "),
     Column("recall", "Recall %", "percent", width=5, line=2, card="Recall "),
     Column("f1", "F1 %", "percent", width=5, card="F1 "),
     # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
-    Column("fixture_count", "Fixtures", "count", width=5, card="Fixtures "),
+    Column("fixture_count", "Fixtures", "count", width=4.75, card="Fixtures "),
     # The manifest's param_count, written short (44M, 2.3B); empty when the manifest has none.
-    Column("param_count", "Size", "size", width=4.5, card="Size "),
-    Column("release_tag", "Release", "text", searched=True, width=6),
+    Column("param_count", "Size", "size", width=4, card="Size "),
+    Column("release_tag", "Release", "text", searched=True, width=5.5),
     Column("run_date", "Run date", "date", searched=True, width=6.5, card="Run "),
     # Its first HASH_SHOWN hex digits, so that a row stays short; the report page shows it whole,
     # and the filter matches the whole of it.
     Column("reproducibility_hash", "Reproducibility hash", "hash", searched=True, width=7.5, card="Hash "),
-    Column("report_url", "Copy", "copy", sortable=False, width=4.5),
+    Column("report_url", "Copy", "copy", sortable=False, width=3.5),
 )
 # The columns of each table: a family table's (and the page's data, which makes its rows), a suite's top's.
 FAMILY_COLUMNS: tuple[Column, ...] = tuple(column for column in COLUMNS if "family" in column.tables)
@@ -65,9 +65,10 @@ HASH_SHOWN = 12
 # table's, a suite's top's.
 CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in FAMILY_COLUMNS)
 TOP_CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in TOP_COLUMNS)
-# The model column takes what is left of a table at least this much wider than the other columns:
-# with them, every column fits an 82rem page. A table narrower than that lays its rows out as cards.
-MODEL_MIN_WIDTH = 11
+# The model column takes what is left of a table at least this much wider than the other columns
+# (with them, a family table needs 72rem, a suite's top 77.5rem); a table narrower than that lays its
+# rows out as cards.
+MODEL_MIN_WIDTH = 14
 
 
 @dataclass(frozen=True)
