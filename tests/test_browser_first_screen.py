@@ -17,7 +17,8 @@ earlier leaderboard so that it has a changes page. On each:
   leakage and recall lines);
 - no page scrolls sideways and no table box scrolls (a report page's included);
 - laid out as cards, the tables are still tables to assistive technology: rows of cells under
-  column headers.
+  column headers; and axe finds nothing on the pages whose tables become cards or stack, in light
+  and dark.
 
 One browser, one context a viewport and JavaScript setting, its page reused from page to page."""
 
@@ -28,11 +29,14 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, build_site, serve, settle
+from benchmark_leaderboard.view import percent
+from browser_support import AXE_OPTIONS, build_site, launch, serve, settle
 from conftest import report, write_archive
 
 pytestmark = pytest.mark.browser
 playwright_api = pytest.importorskip("playwright.sync_api")
+# Imported before any build: axe reads its script in the locale's encoding, and Pelican sets LOCALE "C".
+Axe = pytest.importorskip("axe_playwright_python.sync_playwright").Axe
 
 VIEWPORTS = [(360, 640), (390, 844), (1366, 768), (1920, 1080)]
 PHONE_WIDTH = 500  # narrower: a phone, whose first screen holds the suite's first row; wider, its first three
@@ -87,20 +91,25 @@ def base_url(sites):
 
 
 @pytest.fixture(scope="module")
-def views(sites, base_url):
+def browser():
+    with launch(playwright_api) as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def views(browser):
     """A page a viewport and JavaScript setting, opened once: ``views[(width, height, js)]``."""
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        opened = {}
-        for width, height in VIEWPORTS:
-            for js in (True, False):
-                phone = width < PHONE_WIDTH
-                context = chromium.new_context(viewport={"width": width, "height": height}, java_script_enabled=js,
-                                               is_mobile=phone, has_touch=phone)
-                context.set_default_timeout(5000)
-                opened[(width, height, js)] = context.new_page()
-        yield opened
-        chromium.close()
+    opened = {}
+    for width, height in VIEWPORTS:
+        for js in (True, False):
+            phone = width < PHONE_WIDTH
+            context = browser.new_context(viewport={"width": width, "height": height}, java_script_enabled=js,
+                                          is_mobile=phone, has_touch=phone)
+            context.set_default_timeout(5000)
+            opened[(width, height, js)] = context.new_page()
+    yield opened
+    for page in opened.values():
+        page.context.close()
 
 
 def board(sites: Path, site: str) -> dict:
@@ -146,8 +155,6 @@ PAGE = """() => ({width: innerWidth, height: innerHeight, scroll: document.docum
 def rows_whole(page, selector: str, document: dict | None, where: str) -> list[dict]:
     """The rows at ``selector``, each checked to fit the viewport's width with nothing wider than its
     box and nothing cut; given the leaderboard, each row's visible text holds its model, leakage and recall."""
-    from benchmark_leaderboard.view import percent
-
     shown = page.evaluate(ROWS, selector)
     width = page.evaluate("innerWidth")
     assert shown, (where, selector)
@@ -209,8 +216,6 @@ def test_every_row_of_every_table_of_rows_is_whole_within_the_width(views, sites
         page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 2")
         where = f"compare at {viewport}"
         lines = {row["text"].split()[0]: row["text"] for row in rows_whole(page, "#compare table tr", None, where)}
-        from benchmark_leaderboard.view import percent
-
         for index in picked:
             published = document["rows"][index]
             assert published["model_name"] in lines["Field"], (where, lines["Field"])
@@ -234,3 +239,24 @@ def test_rows_laid_out_as_cards_are_still_rows_of_cells_under_their_column_heade
     assert '- rowheader "OpenMed/OpenMed-PII-Arabic-BigMed-Large-560M-v1-onnx-android frontier"' in tree
     # The card's labels and units are shown, not spoken: a cell's name is its value alone.
     assert '- cell "0.00"' in tree and '- cell "96.12"' in tree and "Leakage 0.00" not in tree
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_wcag_aa_violation_in_the_phone_layout(browser, sites, base_url, scheme):
+    """The pages whose tables become cards or stack on a phone, in light and dark (the other axe
+    tests read them at a laptop's width)."""
+    document = board(sites, "generated")
+    picked = ",".join(map(str, suite_rows(document, "alpha")[:4]))
+    report_page = "report/" + document["rows"][0]["report_path"].removesuffix(".json") + ".html"
+    found = {}
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True, color_scheme=scheme)
+    page = context.new_page()
+    for path in ("index.html", "suite/suite-beta/index.html", family_page(document, "alpha", UNBROKEN), "changes.html",
+                 f"compare.html#rows={picked}", report_page):
+        open_at(page, base_url, "generated/" + path)
+        if path.startswith("compare"):
+            page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 2")
+        results = Axe().run(page, options=AXE_OPTIONS)
+        found[path] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"]]
+    context.close()
+    assert found == {path: [] for path in found}
