@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from benchmark_leaderboard.view import percent
-from browser_support import AXE_OPTIONS, build_site, launch, serve, settle
+from browser_support import AXE_OPTIONS, base_url, browser, build_site, settle  # noqa: F401 - fixtures
 from conftest import report, write_archive
 
 pytestmark = pytest.mark.browser
@@ -75,25 +75,14 @@ def _generated(root: Path, *, earlier: bool = False) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory) -> Path:
+def site(tmp_path_factory) -> Path:
+    """The two sites, bundled/ and generated/, in one folder (served as one by browser_support's base_url)."""
     root = tmp_path_factory.mktemp("first-screen")
     build_site(root / "bundled")
     before = build_site(root / "before", _generated(root / "earlier", earlier=True))
     build_site(root / "generated", _generated(root / "archive"),
                LEADERBOARD_PREVIOUS_LEADERBOARD=str(before / "leaderboard.json"))
     return root
-
-
-@pytest.fixture(scope="module")
-def base_url(sites):
-    with serve(sites) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch(playwright_api) as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")
@@ -112,8 +101,9 @@ def views(browser):
         page.context.close()
 
 
-def board(sites: Path, site: str) -> dict:
-    return json.loads((sites / site / "leaderboard.json").read_text(encoding="utf-8"))
+def board(root: Path, name: str) -> dict:
+    """The leaderboard.json of the site ``name`` (bundled or generated)."""
+    return json.loads((root / name / "leaderboard.json").read_text(encoding="utf-8"))
 
 
 def suite_rows(document: dict, suite: str) -> list[int]:
@@ -175,14 +165,14 @@ def page_fits(page, where: str) -> None:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
-def test_the_first_screen_holds_the_suites_best_rows(views, sites, base_url, viewport, js):
+def test_the_first_screen_holds_the_suites_best_rows(views, site, base_url, viewport, js):
     page = views[(*viewport, js)]
     wanted = 1 if viewport[0] < PHONE_WIDTH else 3
-    for site, suite, path in (("bundled", "clinical-notes", "index.html"), ("generated", "alpha", "index.html"),
+    for name, suite, path in (("bundled", "clinical-notes", "index.html"), ("generated", "alpha", "index.html"),
                               ("generated", "beta", "suite/suite-beta/index.html")):
-        document = board(sites, site)
-        open_at(page, base_url, f"{site}/{path}")
-        where = f"{site}/{path} at {viewport}, js {js}"
+        document = board(site, name)
+        open_at(page, base_url, f"{name}/{path}")
+        where = f"{name}/{path} at {viewport}, js {js}"
         best = rows_whole(page, f"#suite-{suite} .top tbody tr", document, where)
         # The suite's first rows in ranking order, across its families, the first of them at the top.
         assert [row["row"] for row in best] == suite_rows(document, suite)[:5], where
@@ -193,9 +183,9 @@ def test_the_first_screen_holds_the_suites_best_rows(views, sites, base_url, vie
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
-def test_every_row_of_every_table_of_rows_is_whole_within_the_width(views, sites, base_url, viewport, js):
+def test_every_row_of_every_table_of_rows_is_whole_within_the_width(views, site, base_url, viewport, js):
     page = views[(*viewport, js)]
-    document = board(sites, "generated")
+    document = board(site, "generated")
     long_family = family_page(document, "alpha", UNBROKEN)
     for path, selector in (("bundled/index.html", ".panel tbody tr"), ("generated/index.html", ".panel tbody tr"),
                            ("generated/suite/suite-beta/index.html", ".panel tbody tr"),
@@ -203,7 +193,7 @@ def test_every_row_of_every_table_of_rows_is_whole_within_the_width(views, sites
                            ("generated/changes.html", "table.changes tbody tr")):
         open_at(page, base_url, path)
         where = f"{path} at {viewport}, js {js}"
-        rows = rows_whole(page, selector, board(sites, path.partition("/")[0]), where)
+        rows = rows_whole(page, selector, board(site, path.partition("/")[0]), where)
         if path.endswith("changes.html"):
             for name in (LONG, UNBROKEN):  # LONG leaks more than before, UNBROKEN is added
                 assert any(name in row["text"] for row in rows), (where, name)
@@ -242,10 +232,10 @@ def test_rows_laid_out_as_cards_are_still_rows_of_cells_under_their_column_heade
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_wcag_aa_violation_in_the_phone_layout(browser, sites, base_url, scheme):
+def test_axe_finds_no_wcag_aa_violation_in_the_phone_layout(browser, site, base_url, scheme):
     """The pages whose tables become cards or stack on a phone, in light and dark (the other axe
     tests read them at a laptop's width)."""
-    document = board(sites, "generated")
+    document = board(site, "generated")
     picked = ",".join(map(str, suite_rows(document, "alpha")[:4]))
     report_page = "report/" + document["rows"][0]["report_path"].removesuffix(".json") + ".html"
     found = {}
