@@ -66,8 +66,7 @@ HASH_SHOWN = 12
 CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in FAMILY_COLUMNS)
 TOP_CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in TOP_COLUMNS)
 # The model column takes what is left of a table at least this much wider than the other columns
-# (with them, a family table needs 72rem, a suite's top 77.5rem); a table narrower than that lays its
-# rows out as cards.
+# (Table.width); a table whose box is narrower than that lays its rows out as cards.
 MODEL_MIN_WIDTH = 14
 
 
@@ -75,7 +74,6 @@ MODEL_MIN_WIDTH = 14
 class Table:
     """A kind of table of rows: its columns, how the style finds it, and whether its headers sort."""
 
-    name: str
     selector: str  # its tables in the style sheets (columns.css, nojs.css)
     columns: tuple[Column, ...]
     sortable: bool  # its headers are buttons that sort it (where the script runs)
@@ -86,8 +84,8 @@ class Table:
         return sum(column.width for column in self.columns if column.width is not None and column.kind != without) + MODEL_MIN_WIDTH
 
 
-TABLES: tuple[Table, ...] = (Table("family", ".board:not(.top)", FAMILY_COLUMNS, True),
-                             Table("top", ".board.top", TOP_COLUMNS, False))
+# A family table; a suite's top (its best rows), whose headers do not sort: it stays in ranking order.
+TABLES: tuple[Table, ...] = (Table(".board:not(.top)", FAMILY_COLUMNS, True), Table(".board.top", TOP_COLUMNS, False))
 # Right-aligned, tabular figures.
 NUMERIC_KINDS = frozenset({"rank", "percent", "count", "size"})
 # The family is each family table's heading, not one of its columns, but the filter matches it too.

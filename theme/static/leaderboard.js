@@ -1,10 +1,10 @@
 // The leaderboard page's behaviour: suite tabs, the row filter (text and size), sorting, picking rows
 // to compare, downloading the rows shown, dimming the chart's hidden marks, and an address that keeps
 // all of it. A suite's panel opens on its best rows, which stay in ranking order; the reader's tools
-// follow them and act on the family tables below. Nothing is fetched: what the page needs later is added as same-origin scripts, which
-// work from disk and under default-src 'self'. Without this script the index shows the first
-// suite, its tabs are links to the other suites' pages, each family shows its top rows and links to
-// its pages, which hold every row, and nothing is lost.
+// follow them and act on the family tables below. Nothing is fetched: what the page needs later is
+// added as same-origin scripts, which work from disk and under default-src 'self'. Without this
+// script the index shows the first suite, its tabs are links to the other suites' pages, each family
+// shows its top rows and links to its pages, which hold every row, and nothing is lost.
 //
 // Two layers. The page's own (tabs, the selection to compare, the address) needs no data: on the
 // index, a suite's panel is loaded when it is first shown (suite/<anchor>/panel.js, the same markup
