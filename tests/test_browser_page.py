@@ -101,7 +101,8 @@ def shown_panels(page) -> list[str]:
 
 
 def visible_rows(page) -> int:
-    return page.eval_on_selector_all("tbody tr", "rs => rs.filter(r => r.offsetParent !== null).length")
+    """The rows shown in the family tables (a suite's best rows, above them, stay as they are)."""
+    return page.eval_on_selector_all("[data-family] tbody tr", "rs => rs.filter(r => r.offsetParent !== null).length")
 
 
 def tab_counts(page) -> list[str]:
@@ -295,10 +296,14 @@ def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, 
     page = w.page
     for name in SUITES[1:3]:
         show_tab(page, f"#suite-{name}-tab")
-    links = page.eval_on_selector_all("tbody th a", "as => as.map(a => a.href)")
+    links = page.eval_on_selector_all("[data-family] tbody th a", "as => as.map(a => a.href)")
     # The top rows of every family of every suite (radiology's zero-shot family shows 5 of its 8).
     assert len(links) == 17 and all(link.startswith(base_url + "bundled/report/") for link in links)
-    copies = page.eval_on_selector_all("tbody td a", "as => as.map(a => [a.textContent, a.href])")
+    # Each suite's best rows (5 of clinical-notes's 6 and of radiology's 10, and every row of the
+    # other two) link to the same pages.
+    best = page.eval_on_selector_all(".top tbody th a", "as => as.map(a => a.href)")
+    assert len(best) == 5 + 3 + 1 + 5 and set(best) <= set(links)
+    copies = page.eval_on_selector_all("[data-family] tbody td a", "as => as.map(a => [a.textContent, a.href])")
     assert len(copies) == 17 and {text for text, _ in copies} == {"JSON"}
     assert [href for _, href in copies] == [link.replace("/bundled/report/", "/bundled/reports/")[:-len("html")] + "json"
                                            for link in links]
@@ -318,9 +323,15 @@ def test_every_row_links_to_its_report_page_which_shows_its_evidence(open_page, 
     json_link = page.eval_on_selector("text=reports/clinical-notes/pii-small-int8.report.json", "a => a.href")
     assert json_link == base_url + "bundled/reports/clinical-notes/pii-small-int8.report.json"
     assert page.request.get(json_link).body() == copy
+    # The way back leads to the report's own suite: the index for the first suite, its own page for
+    # the others, with the script or without.
     page.click("text=Back to clinical-notes")
-    assert page.url == base_url + "bundled/index.html#suite-clinical-notes"
+    assert page.url == base_url + "bundled/index.html"
     assert selected_tab(page) == "suite-clinical-notes"
+    page.goto(base_url + "bundled/report/radiology/tie-model-a.report.html")
+    page.click("text=Back to radiology")
+    assert page.url == base_url + "bundled/suite/suite-radiology/index.html"
+    assert page.eval_on_selector_all("section.panel", "ps => ps.map(p => p.id)") == ["suite-radiology"]
     w.assert_clean(base_url)
 
 
@@ -458,19 +469,28 @@ def test_nothing_moves_when_the_script_starts_reads_the_rows_or_shows_more(open_
     assert w.page.evaluate("window.__shifts") == 0
 
 
-def test_a_table_row_is_one_line_at_1280_px_and_its_hash_short(open_page, base_url, sites):
+def test_a_table_row_at_1280_px_is_a_line_of_cells_whose_name_wraps_whole_and_its_hash_short(open_page, base_url, sites):
     w = open_page("bundled/index.html", viewport={"width": 1280, "height": 800})
     page = w.page
+    rows = json.loads((sites / "bundled" / "leaderboard.json").read_text())["rows"]
     for anchor in SUITES:
         show_tab(page, f"#suite-{anchor}-tab")
-        heights = page.eval_on_selector_all(f"#suite-{anchor} tbody tr", """rs => rs.map(r => {
-            const style = getComputedStyle(r.cells[1]);
-            const line = parseFloat(style.lineHeight) + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-            return [r.getBoundingClientRect().height, line];
+        # Every cell of a row (the best rows' and the families') side by side, starting on one line;
+        # only the model's name takes more lines when it is long, and it is never cut.
+        laid = page.eval_on_selector_all(f"#suite-{anchor} tbody tr", """rs => rs.map(r => {
+            const cells = Array.from(r.cells);
+            const model = r.querySelector('th');
+            const line = parseFloat(getComputedStyle(r.cells[1]).lineHeight);
+            const height = c => { const range = document.createRange(); range.selectNodeContents(c); return range.getBoundingClientRect().height; };
+            return {row: Number(r.dataset.row), tops: new Set(cells.map(c => Math.round(c.getBoundingClientRect().top))).size,
+                    others: Math.max(...cells.filter(c => c !== model).map(height)), line: line,
+                    name: model.querySelector('a').textContent, cut: model.scrollWidth > model.clientWidth
+                      || getComputedStyle(model).textOverflow === 'ellipsis' || getComputedStyle(model.querySelector('a')).textOverflow === 'ellipsis'};
         })""")
-        assert heights and all(height <= line + 2 for height, line in heights), (anchor, heights)
-    rows = json.loads((sites / "bundled" / "leaderboard.json").read_text())["rows"]
-    shown = page.eval_on_selector_all("#suite-clinical-notes tbody tr", ROW_BY_HEADER.replace("r =>", "rs => rs.map(r =>") + ")")
+        assert laid and all(row["tops"] == 1 and not row["cut"] for row in laid), (anchor, laid)
+        assert all(row["others"] <= row["line"] + 1 for row in laid), (anchor, laid)
+        assert [row["name"] for row in laid] == [rows[row["row"]]["model_name"] for row in laid]
+    shown = page.eval_on_selector_all("#suite-clinical-notes [data-family] tbody tr", ROW_BY_HEADER.replace("r =>", "rs => rs.map(r =>") + ")")
     whole = {row["reproducibility_hash"] for row in rows}
     assert shown and all(len(row["Reproducibility hash"]) == 12 for row in shown)
     assert all(any(h.partition(":")[2].startswith(row["Reproducibility hash"]) for h in whole) for row in shown)

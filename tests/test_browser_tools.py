@@ -105,9 +105,10 @@ def names(page, board, panel: str) -> dict[str, list[str]]:
 
 
 def sort_states(page, panel: str) -> set[tuple[str, str]]:
-    """(header text, aria-sort) of every header cell of the panel that has aria-sort."""
+    """(header text, aria-sort) of every header cell of the panel's family tables that has aria-sort
+    (the suite's best rows above them stay in ranking order)."""
     return {tuple(pair) for pair in page.eval_on_selector_all(
-        f"#{panel} thead th[aria-sort]", "ths => ths.map(th => [th.textContent, th.getAttribute('aria-sort')])")}
+        f"#{panel} [data-family] thead th[aria-sort]", "ths => ths.map(th => [th.textContent, th.getAttribute('aria-sort')])")}
 
 
 def fragment(page) -> str:
@@ -211,7 +212,7 @@ def test_the_address_keeps_tab_filter_sort_size_and_selection_through_back_forwa
     assert names(page, board, "suite-alpha") == {"PII": ["p2", "p1"], "NER": ["n1"]}
     assert status(page) == "Showing 5 of 10 rows matching \u201copenmed\u201d with 40 to 500 million parameters. Sorted by F1 %, descending."
     assert page.inner_text("[data-compare-link]") == "Compare selected (2)"
-    assert page.is_checked(f"#suite-alpha input[data-compare='{index['n1']}']")
+    assert page.is_checked(f"#suite-alpha [data-family] input[data-compare='{index['n1']}']")
 
     show_tab(page, "#suite-beta-tab")
     assert fragment(page) == f"#suite-beta?q=openmed&sort=f1:desc&size=40-500&compare={index['p1']},{index['n1']}"
@@ -321,7 +322,7 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
             Number(m.getAttribute('data-row')), m.getAttribute('href'), m.querySelector('title').textContent])""")
         assert page.eval_on_selector_all(f"#suite-{suite} svg a", "ms => ms.length") == len(marks)
         show_all(page, f"suite-{suite}")
-        badged = page.eval_on_selector_all(f"#suite-{suite} tbody tr", """rs => rs.filter(r => r.querySelector('.badge.frontier'))
+        badged = page.eval_on_selector_all(f"#suite-{suite} [data-family] tbody tr", """rs => rs.filter(r => r.querySelector('.badge.frontier'))
                                              .map(r => Number(r.getAttribute('data-row')))""")
         assert sorted(index for index, _, _ in marks) == sorted(badged) == sorted(i for i in rows if fields["frontier"][i])
         for index, href, title in marks:
@@ -358,19 +359,22 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     # A real link at all times (to the page that explains comparing), disabled until two rows are picked.
     assert link.inner_text() == "Compare selected (0)" and link.get_attribute("href") == "./compare.html"
     assert link.get_attribute("aria-disabled") == "true"
-    page.check(f"#suite-alpha input[data-compare='{index['p1']}']")
+    page.check(f"#suite-alpha [data-family] input[data-compare='{index['p1']}']")
     assert page.inner_text("#compare-status") == "1 row picked: pick at least 2 to compare."
     assert link.get_attribute("href") == "./compare.html" and link.get_attribute("aria-disabled") == "true"
-    page.get_by_label(f"Compare {QUOTED} on cpu").check()
-    page.get_by_label("Compare OpenMed/pii-mid on onnx").check()
+    page.locator("#suite-alpha [data-family]").get_by_label(f"Compare {QUOTED} on cpu").check()
+    # A row in the suite's best rows shows twice: picked in one table, it is picked in both.
+    page.locator("#suite-alpha .top").get_by_label("Compare OpenMed/pii-mid on onnx").check()
+    assert page.is_checked(f"#suite-alpha [data-family] input[data-compare='{index['p3']}']")
     show_tab(page, "#suite-beta-tab")
-    page.locator("#suite-beta").get_by_label("Compare OpenMed/pii-large on cpu").check()
+    page.locator("#suite-beta [data-family]").get_by_label("Compare OpenMed/pii-large on cpu").check()
+    assert page.is_checked(f"#suite-beta .top input[data-compare='{index['b1']}']")
     picked = [index["p1"], index["n2"], index["p3"], index["b1"]]
     assert link.inner_text() == "Compare selected (4)"
     assert link.get_attribute("href") == "./compare.html#rows=" + ",".join(map(str, picked))
     assert fragment(page) == "#suite-beta?compare=" + ",".join(map(str, picked))
     # A fifth row is refused, with a message; nothing else changes.
-    fifth = page.locator("#suite-beta").get_by_label("Compare OpenMed/pii-small on cpu")
+    fifth = page.locator("#suite-beta [data-family]").get_by_label("Compare OpenMed/pii-small on cpu")
     fifth.click()
     assert not fifth.is_checked()
     assert page.inner_text("#compare-status") == "At most 4 rows can be compared: untick one first."
@@ -378,8 +382,9 @@ def test_compare_picks_two_to_four_rows_and_shows_them_side_by_side(pages, board
     # A sort or a filter keeps the selection.
     header(page, "suite-beta", "recall").click()
     show_tab(page, "#suite-alpha-tab")
-    assert page.is_checked(f"#suite-alpha input[data-compare='{index['n2']}']")
-    page.uncheck(f"#suite-alpha input[data-compare='{index['p3']}']")
+    assert page.is_checked(f"#suite-alpha [data-family] input[data-compare='{index['n2']}']")
+    page.uncheck(f"#suite-alpha [data-family] input[data-compare='{index['p3']}']")
+    assert not page.is_checked(f"#suite-alpha .top input[data-compare='{index['p3']}']")
     picked.remove(index["p3"])
     assert page.inner_text("#compare-status") == "3 rows picked to compare."
     link.click()
@@ -497,7 +502,7 @@ def test_sort_filter_and_compare_work_opened_from_disk(pages, board, site):
     assert Path(download.value.path()).read_bytes().count(b"\r\n") == 1 + 5
     picked = [board["index"]["p2"], board["index"]["p1"]]
     for row in picked:
-        page.check(f"#suite-alpha input[data-compare='{row}']")
+        page.check(f"#suite-alpha [data-family] input[data-compare='{row}']")
     page.click("[data-compare-link]")
     assert page.url == (site / "compare.html").as_uri() + "#rows=" + ",".join(map(str, picked))
     compare_page_shows(page, board, picked)
@@ -522,9 +527,9 @@ def _every_control_shown(page, index) -> None:
     page.fill("#size-max", "2000")
     header(page, "suite-alpha", "f1").click()
     for name in ("p1", "p2", "p3", "n1"):
-        page.check(f"#suite-alpha input[data-compare='{index[name]}']")
+        page.check(f"#suite-alpha [data-family] input[data-compare='{index[name]}']")
     page.fill("#size-max", "")
-    page.locator(f"#suite-alpha input[data-compare='{index['p4']}']").click()
+    page.locator(f"#suite-alpha [data-family] input[data-compare='{index['p4']}']").click()
     assert page.is_visible("#suite-alpha .more button")
 
 

@@ -61,7 +61,7 @@ def main_of(html: str) -> str:
 
 def table(anchor: str, title: str, intro: str, header: str, rows: list[str]) -> str:
     return (f'<section aria-labelledby="{anchor}">\n<h2 id="{anchor}">{title}</h2>\n<p>{intro}</p>\n'
-            f'<div class="table-box" tabindex="0" role="region" aria-label="{title}">\n<table class="evidence">\n'
+            f'<div class="table-box" tabindex="0" role="region" aria-label="{title}">\n<table class="evidence changes">\n'
             f'<thead><tr><th scope="col">Suite</th><th scope="col">Model</th><th scope="col">Device</th>{header}</tr></thead>\n'
             "<tbody>\n" + "".join(row + "\n" for row in rows) + "</tbody>\n</table>\n</div>\n</section>\n")
 

@@ -107,7 +107,9 @@ def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_c
     build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     panel = html[html.index('<section class="panel"'):]  # after the empty table the script copies
-    body = panel[panel.index("<tbody>") + len("<tbody>\n"):panel.index("</tbody>")]
+    top = panel[panel.index("<tbody>") + len("<tbody>\n"):panel.index("</tbody>")]
+    family = panel[panel.index('<div class="family" data-family>'):]
+    body = family[family.index("<tbody>") + len("<tbody>\n"):family.index("</tbody>")]
     # The compare box (hidden by nojs.css where the script does not run), the rank, the model (on
     # its suite's frontier: it is the only row), its fixtures (3: thin evidence), its size (unknown:
     # empty) and the hash's first 12 digits (the report page shows it whole).
@@ -115,6 +117,8 @@ def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_c
                     '<td>1<th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
                     '<td>cpu<td>7.313<td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
                     '<td><td>v1.0.0<td>2026-06-14<td>' + HASH.partition(":")[2][:12] + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
+    # The suite's best rows, first in its panel: the same row, with its family after the model.
+    assert top == body.replace("</span><td>cpu<td>", "</span><td>PII<td>cpu<td>")
     assert HASH in (tmp_path / "site" / "report" / "s" / "a.report.html").read_text(encoding="utf-8")
 
 

@@ -1,8 +1,8 @@
 """Pages at scale: every family's rows are on static pages of LEADERBOARD_PAGE_ROWS rows
 (suite/<anchor>/<family>/<page>.html), linked to each other, and the index and each suite's page
-(suite/<anchor>/index.html) show the top of each family and link to its pages, so that every row is
-reachable without JavaScript and no page grows with the archive (the index's own budget is in
-test_first_view.py).
+(suite/<anchor>/index.html) open on the suite's best rows across its families, then show the top of
+each family and link to its pages, so that every row is reachable without JavaScript and no page
+grows with the archive (the index's own budget is in test_first_view.py).
 
 A build of 100,000 reports at the defaults is too slow for the suite. Instead the largest family
 page of a 5,000-report build is taken apart (what every page has, what each row and page link adds)
@@ -58,6 +58,12 @@ def tables(html: str) -> list[tuple[int, list[int]]]:
             for total, body in re.findall(r'<table class="board" data-total="(\d+)">(.*?)</table>', html, re.S)]
 
 
+def best_rows(html: str) -> list[int]:
+    """The row indices of a panel's best rows (its first table of rows)."""
+    [body] = re.findall(r'<table class="board top">(.*?)</table>', html, re.S)
+    return [int(index) for index in re.findall(r'^<tr data-row="(\d+)">', body, re.M)]
+
+
 def test_every_row_is_in_exactly_one_static_table_in_its_familys_order(paged):
     leaderboard = json.loads((paged / "leaderboard.json").read_text(encoding="utf-8"))
     index_of = {row["report_path"]: i for i, row in enumerate(leaderboard["rows"])}
@@ -65,11 +71,14 @@ def test_every_row_is_in_exactly_one_static_table_in_its_familys_order(paged):
     anchors = re.findall(r'<a id="([^"]+)-tab"', index_html)
     assert len(anchors) == 6 and re.findall(r'<section class="panel" id="([^"]+)"', index_html) == anchors[:1]
     seen: list[int] = []
-    top = DEFAULTS["LEADERBOARD_INDEX_ROWS"]
+    top, best = DEFAULTS["LEADERBOARD_INDEX_ROWS"], DEFAULTS["LEADERBOARD_TOP_ROWS"]
     for suite, anchor in zip(leaderboard["suites"], anchors):
-        # The suite's panel, on the index or on its own page: the top of each family, in order.
+        # The suite's panel, on the index or on its own page: first the suite's best rows across its
+        # families, in ranking order; then the top of each family, in order.
         panel = index_html if anchor == anchors[0] else (paged / "suite" / anchor / "index.html").read_text(encoding="utf-8")
         assert re.findall(r'<section class="panel" id="([^"]+)"', panel) == [anchor]
+        in_suite = sorted(index_of[row["report_path"]] for family in suite["families"] for row in family["rows"])
+        assert best_rows(panel) == in_suite[:best]
         on_panel = tables(panel)[1:]  # after the empty table the script copies
         assert len(on_panel) == len(suite["families"]) == 5
         for family_number, family in enumerate(suite["families"], start=1):
@@ -189,3 +198,18 @@ def test_at_100000_reports_no_html_file_exceeds_10_mb(paged, tmp_path):
     page_fixed = max(len(ROW.sub("", NAV.sub("", html)).encode("utf-8")) for html in paged_pages)
     page_bound = page_fixed + 100 + page_rows * row + nav
     assert page_bound < MAX_HTML, f"a family page at 100,000 reports could reach {page_bound} bytes"
+
+
+def test_the_best_rows_are_a_setting_of_one_to_twenty_rows(tmp_path):
+    from leaderboard_tools.runner import BuildError
+
+    site = render(tmp_path / "two", 60, LEADERBOARD_TOP_ROWS=2)
+    leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
+    first = leaderboard["suites"][0]["name"]
+    assert best_rows((site / "index.html").read_text(encoding="utf-8")) == \
+        [i for i, row in enumerate(leaderboard["rows"]) if row["suite"] == first][:2]
+    for wrong in (0, 21):
+        with pytest.raises(BuildError) as error:
+            render(tmp_path / str(wrong), 6, LEADERBOARD_TOP_ROWS=wrong)
+        assert error.value.line() == f"build failed: the setting LEADERBOARD_TOP_ROWS must be a whole number from 1 to 20, not {wrong}"
+        assert not (tmp_path / str(wrong) / "site").exists()

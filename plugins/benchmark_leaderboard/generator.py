@@ -32,7 +32,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
-from .columns import CELLS, COLUMNS, HASH_SHOWN, MODEL_MIN_WIDTH, NUMERIC_KINDS
+from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
@@ -42,7 +42,7 @@ from .settings import Options, checked, options
 from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
                     report_page_url)
 from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
-                   report_details, short_hash, site_nav, suite_page_path, suite_rows)
+                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
@@ -96,17 +96,21 @@ class LeaderboardGenerator(Generator):
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
         self.view: BoardView = board_view(self.leaderboard, self.options.thin_evidence, self.options.page_rows,
-                                          self.options.chart_marks, self.options.index_rows, self.options.index_tables)
+                                          self.options.chart_marks, self.options.index_rows, self.options.index_tables,
+                                          self.options.top_rows)
         self.context["leaderboard_view"] = self.view
         self.context["suite_csv_path"] = suite_csv_path
-        self.context["leaderboard_columns"] = COLUMNS
+        self.context["leaderboard_columns"] = FAMILY_COLUMNS
         self.context["leaderboard_cells"] = CELLS
+        self.context["top_columns"] = TOP_COLUMNS
+        self.context["top_cells"] = TOP_CELLS
         self.context["numeric_kinds"] = NUMERIC_KINDS
-        self.context["model_min_width"] = MODEL_MIN_WIDTH
+        self.context["board_tables"] = TABLES
         self.context["report_page_url"] = report_page_url
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
         self.context["page_address"] = page_address
+        self.context["suite_home"] = suite_home
         self.context["panel_script_path"] = panel_script_path
         self.context["short_hash"] = short_hash
         self.context["hash_shown"] = HASH_SHOWN
@@ -407,9 +411,10 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             row = filled.row
             payload, copy = report_of(board, index)
             written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
-            suite = board.suites[board.standing.suite_of[index]]
+            suite_number = board.standing.suite_of[index]
+            suite = board.suites[suite_number]
             details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
-                                     board.standing.in_family[index], len(board.rows), suite.anchor,
+                                     board.standing.in_family[index], len(board.rows), suite.anchor, suite_number == 0,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
             page = job.pages.report(index)

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import canonical, flat_text
-from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
+from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
 from .view import leaves_of, shown
@@ -202,7 +202,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when unknown),
     ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's Pareto frontier,
     else 0)) to its values in ranking order, each packed (``pack_column``: row ``i``'s value is
-    ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind, searched, sortable) in the
+    ``unpacked(data)[name][i]``); ``columns`` is a family table's columns (key, kind, searched, sortable) in the
     order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
@@ -217,7 +217,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     fields: dict[str, Any] = {name: list(map(itemgetter(index[name]), rows)) for name in EMBEDDED_FIELDS}
     data: dict[str, Any] = {
         "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
-                    for column in COLUMNS],
+                    for column in FAMILY_COLUMNS],
         "fields": fields,
         "published": list(FIELDS),
         "row_count": len(rows),

@@ -46,13 +46,18 @@ DEFAULTS: dict[str, Any] = {
     # first is bounded whatever the number of rows, suites and families.
     "LEADERBOARD_INDEX_ROWS": 5,
     "LEADERBOARD_INDEX_TABLES": 10,
+    # Each suite's panel opens on its best this many rows across its families, in ranking order (at
+    # most MOST says, so that the first screen and the first view's budget hold).
+    "LEADERBOARD_TOP_ROWS": 5,
     # A suite's chart marks its frontier's rows one by one, each linked to its report, up to this
     # many; a longer frontier is drawn as its line alone. Every row not marked is counted in a grid.
     "LEADERBOARD_CHART_MARKS": 100,
 }
 # The least value each whole-number setting may take.
 _LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_INDEX_ROWS": 1,
-          "LEADERBOARD_INDEX_TABLES": 1, "LEADERBOARD_CHART_MARKS": 0}
+          "LEADERBOARD_INDEX_TABLES": 1, "LEADERBOARD_TOP_ROWS": 1, "LEADERBOARD_CHART_MARKS": 0}
+# The most a whole-number setting may take, where there is one.
+MOST = {"LEADERBOARD_TOP_ROWS": 20}
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class Options:
     page_rows: int
     index_rows: int
     index_tables: int
+    top_rows: int
     chart_marks: int
 
 
@@ -95,18 +101,22 @@ def options(settings: dict[str, Any]) -> Options:
         page_rows=value["LEADERBOARD_PAGE_ROWS"],
         index_rows=value["LEADERBOARD_INDEX_ROWS"],
         index_tables=value["LEADERBOARD_INDEX_TABLES"],
+        top_rows=value["LEADERBOARD_TOP_ROWS"],
         chart_marks=value["LEADERBOARD_CHART_MARKS"],
     )
 
 
 def checked(resolved: Options) -> Options:
     """``resolved``, once its whole-number settings are each a whole number of at least their
-    ``_LEAST``; otherwise ``BuildFailed``, one line naming the setting. (Reading the options never
-    fails: the build runner reads them too, to know which folders the build reads.)"""
+    ``_LEAST`` (and at most their ``MOST``); otherwise ``BuildFailed``, one line naming the setting.
+    (Reading the options never fails: the build runner reads them too, to know which folders the
+    build reads.)"""
     for key, field in (("LEADERBOARD_THIN_EVIDENCE", "thin_evidence"), ("LEADERBOARD_PAGE_ROWS", "page_rows"),
                        ("LEADERBOARD_INDEX_ROWS", "index_rows"), ("LEADERBOARD_INDEX_TABLES", "index_tables"),
-                       ("LEADERBOARD_CHART_MARKS", "chart_marks")):
+                       ("LEADERBOARD_TOP_ROWS", "top_rows"), ("LEADERBOARD_CHART_MARKS", "chart_marks")):
         given = getattr(resolved, field)
-        if isinstance(given, bool) or not isinstance(given, int) or given < _LEAST[key]:
-            raise BuildFailed(f"the setting {key} must be a whole number of at least {_LEAST[key]}, not {given!r}")
+        least, most = _LEAST[key], MOST.get(key)
+        if isinstance(given, bool) or not isinstance(given, int) or given < least or (most is not None and given > most):
+            bounds = f"of at least {least}" if most is None else f"from {least} to {most}"
+            raise BuildFailed(f"the setting {key} must be a whole number {bounds}, not {given!r}")
     return resolved

@@ -179,7 +179,7 @@ class ReportDetails:
     rank_in_suite: int
     rank_in_family: int
     row_count: int
-    suite_anchor: str
+    suite_home: str  # the URL within the site of the row's suite's page (suite_home)
     fixture_count: Any
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
     thin: bool
@@ -199,8 +199,8 @@ _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
-                   row_count: int, suite_anchor: str, sha256: str, *, manifest_row: dict[str, Any] | None,
-                   thin_evidence: int, on_frontier: bool) -> ReportDetails:
+                   row_count: int, suite_anchor: str, first_suite: bool, sha256: str, *,
+                   manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool) -> ReportDetails:
     """Everything a report page shows about one row, where it stands, the model's attributes in its
     manifest row (none without one), and its copy's digest."""
     row = filled.row
@@ -221,7 +221,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_anchor=suite_anchor,
+        suite_home=suite_home(suite_anchor, first_suite),
         fixture_count=filled.fixture_count,
         thin_evidence=thin_evidence,
         thin=filled.fixture_count < thin_evidence,
@@ -349,6 +349,14 @@ def suite_page_path(anchor: str) -> str:
     return f"suite/{anchor}/index.html"
 
 
+@lru_cache(maxsize=1 << 10)  # every report page asks for its suite's
+def suite_home(anchor: str, first: bool) -> str:
+    """The URL within the site of the page that opens on a suite, with the script or without: the
+    index for the first suite, its own page for the others. (The index's address with the suite's
+    fragment opens it only where the script runs.)"""
+    return "index.html" if first else suite_page_path(anchor)
+
+
 def panel_script_path(anchor: str) -> str:
     """Where a suite's panel is written as a script, for the index's tabs to load when first shown."""
     return f"suite/{anchor}/panel.js"
@@ -391,6 +399,7 @@ class BoardView:
     page_rows: int  # a family table's rows a page
     index_rows: int  # a family's top rows on the index and the suites' pages
     index_tables: int  # a suite's families that show their top rows there (the others: heading and link)
+    tops: tuple[tuple[int, ...], ...]  # by suite: its best LEADERBOARD_TOP_ROWS rows across its families, in ranking order
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_order)
     latest_run: str  # the largest run_date
@@ -415,13 +424,15 @@ def suite_rows(suite: Any) -> list[int]:
 
 
 def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_marks: int, index_rows: int,
-               index_tables: int) -> BoardView:
+               index_tables: int, top_rows: int) -> BoardView:
     rows = board.rows
     counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
     frontier = [0] * len(rows)
     charts = []
+    tops = []
     for suite in board.suites:
         indices = suite_rows(suite)
+        tops.append(tuple(indices[:top_rows]))
         chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks)
         for index in chart.frontier:
             frontier[index] = 1
@@ -435,6 +446,7 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         page_rows=page_rows,
         index_rows=index_rows,
         index_tables=index_tables,
+        tops=tuple(tops),
         charts=tuple(charts),
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_order)),
         latest_run=max(row.run_date for row in rows),

@@ -1,9 +1,10 @@
 // The leaderboard page's behaviour: suite tabs, the row filter (text and size), sorting, picking rows
 // to compare, downloading the rows shown, dimming the chart's hidden marks, and an address that keeps
-// all of it. Nothing is fetched: what the page needs later is added as same-origin scripts, which
-// work from disk and under default-src 'self'. Without this script the index shows the first
-// suite, its tabs are links to the other suites' pages, each family shows its top rows and links to
-// its pages, which hold every row, and nothing is lost.
+// all of it. A suite's panel opens on its best rows, which stay in ranking order; the reader's tools
+// follow them and act on the family tables below. Nothing is fetched: what the page needs later is
+// added as same-origin scripts, which work from disk and under default-src 'self'. Without this
+// script the index shows the first suite, its tabs are links to the other suites' pages, each family
+// shows its top rows and links to its pages, which hold every row, and nothing is lost.
 //
 // Two layers. The page's own (tabs, the selection to compare, the address) needs no data: on the
 // index, a suite's panel is loaded when it is first shown (suite/<anchor>/panel.js, the same markup
@@ -117,8 +118,25 @@
     suite.tab.tabIndex = 0;
     suite.panel.hidden = false;
     loadPanel(index);
+    placeControls(index);
     if (rows) rows.show(index);
     if (focus) suite.tab.focus();
+  }
+
+  // The reader's tools stand in the shown suite's panel, after its best rows (the build writes them
+  // in the served suite's; a panel not loaded yet holds them at its end): showing another suite
+  // takes them along, with the focus and what they hold (moveBefore keeps an element's state; where
+  // a browser lacks it, the focus is given back).
+  function placeControls(index) {
+    var panel = suites[index].panel;
+    var top = panel.querySelector("[data-top]");
+    if (top ? top.nextElementSibling === controls : controls.parentNode === panel) return;
+    var parent = top ? top.parentNode : panel;
+    var before = top ? top.nextSibling : null;
+    var focused = controls.contains(document.activeElement) ? document.activeElement : null;
+    if (parent.moveBefore) parent.moveBefore(controls, before);
+    else parent.insertBefore(controls, before);
+    if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
   }
 
   // A suite's panel, the first time it is shown: its script holds the markup of its page's panel.
@@ -143,7 +161,14 @@
         note.append(".");
         return;
       }
-      suite.panel.innerHTML = html;
+      // The panel's markup replaces the note, beside the tools if they stand there already.
+      var made = document.createElement("template");
+      made.innerHTML = html;
+      Array.prototype.slice.call(suite.panel.childNodes).forEach(function (node) {
+        if (node !== controls) suite.panel.removeChild(node);
+      });
+      suite.panel.insertBefore(made.content, suite.panel.firstChild);
+      if (index === selected) placeControls(index);
       suite.loaded = true;
       enableSorting(suite.panel);
       showChecked();
@@ -222,6 +247,9 @@
     } else if (!on && at !== -1) {
       selection.splice(at, 1);
     }
+    // A row can show twice (in its suite's best rows and in its family's table): both boxes agree.
+    showChecked();
+    if (rows) rows.checked();
     showSelection();
     remember(false);
   }
