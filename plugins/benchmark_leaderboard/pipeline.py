@@ -20,10 +20,11 @@ from typing import Any, Sequence
 
 from . import validate, workers
 from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
+from .canonical import report_copy
+from .document import document_view, whole_document
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
-from .publish import document_view, leaderboard_json, report_copy
 from .rank import Standing, Suite, group, rank_key, standing
 from .settings import Options
 
@@ -93,7 +94,7 @@ def read_leaderboard(options: Options) -> Leaderboard:
     suites = group(ranked)
     # What is written is checked against the schema it is published with, before anything is.
     if not rows_valid:
-        raise BuildRefused(validate.leaderboard_problems(_whole_document(rows, suites)))
+        raise BuildRefused(validate.leaderboard_problems(whole_document(rows, suites)))
     document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
@@ -108,10 +109,6 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
     start = board.copy_bounds[index]
     copy = board.copies[start:start + board.copy_sizes[index]]
     return json.loads(copy), copy
-
-
-def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
-    return json.loads(b"".join(leaderboard_json(rows, suites)))
 
 
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:

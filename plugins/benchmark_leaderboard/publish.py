@@ -11,33 +11,15 @@ from itertools import islice, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from .canonical import canonical, flat_text
+from .canonical import flat_text
 from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
+from .document import SCHEMA_VERSION, row_object
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
 from .view import leaves_of, shown
 
 if TYPE_CHECKING:
     from .view import BoardView
-
-SCHEMA_VERSION = 1
-
-
-def row_object(row: Row) -> dict[str, Any]:
-    return dict(zip(FIELDS, row))
-
-
-def document_view(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
-    """leaderboard.json's document with only the first row of each list: what the schema check needs
-    once every row was checked on its own (a family's rows are the same objects as in ``rows``)."""
-    return {
-        "row_count": len(rows),
-        "rows": [row_object(row) for row in rows[:1]],
-        "schema_version": SCHEMA_VERSION,
-        "sort": list(SORT),
-        "suites": [{"families": [{"name": family.name, "rows": [row_object(rows[family.rows[0]])]}
-                                 for family in suite.families], "name": suite.name} for suite in suites],
-    }
 
 
 def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterator[bytes]:
@@ -78,11 +60,6 @@ def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterat
             yield "".join(buffer).encode("utf-8")
             buffer, size = [], 0
     yield "".join(buffer).encode("utf-8")
-
-
-def report_copy(payload: Any) -> bytes:
-    """The canonical copy of a report, as published under ``reports/``."""
-    return canonical(payload)
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
