@@ -68,6 +68,6 @@ def test_no_module_of_the_plugin_imports_itself_back_through_others():
     assert circle(graph) is None
 
 
-@pytest.mark.parametrize("module", ["pipeline", "rank", "document"])
+@pytest.mark.parametrize("module", ["pipeline", "rank", "document", "uncertainty"])
 def test_the_steps_that_decide_the_leaderboard_import_nothing_that_shows_publishes_or_writes_it(module):
     assert not imports_of(module) & {"view", "publish", "generator", "writer", "pages", "downloads", "chart"}

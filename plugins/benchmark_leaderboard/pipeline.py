@@ -1,4 +1,5 @@
-"""The pipeline up to what the site publishes: read → validate → fill → rank → group.
+"""The pipeline up to what the site publishes: read → validate → fill → rank → group → how sure each
+rank is (``uncertainty``).
 
 ``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
 immutable ``Leaderboard``, or raises ``BuildRefused`` with every problem of the archive and the
@@ -27,6 +28,7 @@ from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .rank import Standing, Suite, group, rank_key, standing
 from .settings import Options
+from .uncertainty import Uncertainty, uncertainty_of
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Leaderboard:
     rows: tuple[Row, ...]  # the published rows, in ranking order (``ranked[i].row``)
     suites: tuple[Suite, ...]
     standing: Standing
+    uncertainty: Uncertainty  # every row's intervals and rank range in its suite, by its index
     files_read: int
     reports_dir: str
     manifest: Manifest
@@ -98,8 +101,8 @@ def read_leaderboard(options: Options) -> Leaderboard:
     document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
-    return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest, copies, copy_bounds,
-                       copy_sizes)
+    return Leaderboard(ranked, rows, suites, standing(ranked, suites), uncertainty_of(ranked, suites), len(paths), root,
+                       manifest, copies, copy_bounds, copy_sizes)
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:

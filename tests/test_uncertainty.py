@@ -1,0 +1,161 @@
+"""How sure each rank is (issue 26): every row's 95% Wilson score intervals, checked against
+references nobody here wrote (statsmodels' implementation, over a grid from n = 1 to n = 10⁹, and
+the values Newcombe (1998) published), and each suite's rank ranges and "could be first" marks,
+checked against the definition counted pair by pair."""
+
+from __future__ import annotations
+
+import math
+import random
+from itertools import product
+
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from benchmark_leaderboard.fill import Filled
+from benchmark_leaderboard.rank import Family, Suite
+from benchmark_leaderboard.uncertainty import Z, rank_ranges, told_apart, uncertainty_of, wilson
+from benchmark_leaderboard.view import percent
+from conftest import report
+from core_support import build
+
+RATES = (0.0, 1e-12, 1e-9, 1e-6, 0.001, 0.0034, 0.0125, 0.0731, 0.1, 0.25, 1 / 3, 0.4999, 0.5, 0.5001, 0.75, 0.9,
+         0.999, 1 - 1e-9, 1.0)
+SIZES = (1, 2, 3, 7, 10, 24, 100, 1000, 10**6, 10**9)
+
+
+def test_z_is_the_standard_normals_0975_quantile():
+    from scipy.stats import norm
+
+    assert Z == norm.ppf(0.975)
+
+
+@pytest.mark.parametrize("rate, n", list(product(RATES, SIZES)))
+def test_the_interval_is_statsmodels_wilson_interval(rate, n):
+    # A rate over fixtures times their number is a fractional count: statsmodels takes it as it is.
+    low, high = proportion_confint(rate * n, n, alpha=0.05, method="wilson")
+    ours = wilson(rate, n)
+
+    assert math.isclose(ours[0], low, rel_tol=1e-12, abs_tol=1e-15), (ours, (low, high))
+    assert math.isclose(ours[1], high, rel_tol=1e-12, abs_tol=1e-15), (ours, (low, high))
+
+
+# Newcombe, R. G. (1998). Two-sided confidence intervals for the single proportion: comparison of
+# seven methods. Statistics in Medicine 17, 857-872. Table I, method 3 (score method without
+# continuity correction), as printed: four decimals.
+NEWCOMBE_TABLE_I = [(81, 263, "0.2553", "0.3662"), (15, 148, "0.0624", "0.1605"), (0, 20, "0.0000", "0.1611"),
+                    (1, 29, "0.0061", "0.1718")]
+
+
+@pytest.mark.parametrize("count, n, low, high", NEWCOMBE_TABLE_I)
+def test_the_interval_is_newcombes_published_score_interval(count, n, low, high):
+    ours = wilson(count / n, n)
+
+    assert (f"{ours[0]:.4f}", f"{ours[1]:.4f}") == (low, high)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_interval_ends_exactly_at_0_and_1_and_holds_the_rate(n):
+    assert wilson(0.0, n)[0] == 0.0
+    assert wilson(1.0, n)[1] == 1.0
+    rng = random.Random(n)
+    for rate in [*RATES, *(rng.random() for _ in range(200))]:
+        low, high = wilson(rate, n)
+        assert 0.0 <= low <= rate <= high <= 1.0, (rate, n, low, high)
+
+
+def test_the_golden_reports_upper_bound_is_79_35_percent():
+    # 0.00% leakage on 1 fixture: the upper bound is z² / (1 + z²).
+    low, high = wilson(0.0, 1)
+
+    assert (low, high) == (0.0, 0.7934506856227626)
+    assert percent(high).startswith("79.345")
+
+
+def brute_force(low, high):
+    """Best and worst possible ranks, pair by pair, from the definition."""
+    rows = range(len(low))
+    best = [1 + sum(1 for b in rows if high[b] < low[a]) for a in rows]
+    worst = [len(low) - sum(1 for b in rows if high[a] < low[b]) for a in rows]
+    return best, worst
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rank_ranges_are_the_definitions_pair_by_pair(seed):
+    rng = random.Random(seed)
+    size = rng.choice([1, 2, 3, 5, 20, 200])
+    # Few distinct bounds: many equal bounds and equal intervals (ties), and intervals of one point.
+    points = sorted(rng.choice([0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]) for _ in range(2 * size))
+    bounds = [sorted(rng.sample(points, 2)) for _ in range(size)]
+    low = [a for a, _ in bounds]
+    high = [b for _, b in bounds]
+
+    assert list(rank_ranges(low, high)) == list(brute_force(low, high))
+
+
+def filled(suite, leakage, recall, fixtures, number):
+    from benchmark_leaderboard.fill import Row
+
+    row = Row(suite, "F", f"model-{number}", "cpu", leakage, recall, 0.5, "v1", "2026-01-01", "sha256:" + "0" * 64,
+              f"{suite}/{number}.report.json", f"reports/{suite}/{number}.report.json")
+    return Filled(row, (), fixtures)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_boards_rank_ranges_and_marks_agree_with_the_intervals_pair_by_pair(seed):
+    rng = random.Random(seed)
+    ranked = []
+    suites = []
+    for number in range(rng.choice([1, 2, 3])):
+        size = rng.choice([1, 2, 7, 60])
+        rows = [filled(f"s{number}", rng.choice([0.0, 0.001, 0.01, 0.05, 0.3, 1.0]), rng.choice([0.5, 0.9, 1.0]),
+                       rng.choice([1, 1, 2, 24, 10**6]), len(ranked) + k) for k in range(size)]
+        rows.sort(key=lambda item: (item.row.leakage, -item.row.recall))
+        suites.append(Suite(f"s{number}", f"suite-s{number}", (Family("F", tuple(range(len(ranked), len(ranked) + size))),)))
+        ranked += rows
+    result = uncertainty_of(ranked, suites)
+
+    for suite_number, suite in enumerate(suites):
+        indices = list(suite.families[0].rows)
+        assert list(result.members[result.starts[suite_number]:result.starts[suite_number + 1]]) == indices
+        low = [result.leakage_low[i] for i in indices]
+        high = [result.leakage_high[i] for i in indices]
+        best, worst = brute_force(low, high)
+        assert [result.best[i] for i in indices] == best
+        assert [result.worst[i] for i in indices] == worst
+        assert [result.could_be_first(i) for i in indices] == [b == 1 for b in best]
+        assert result.best[indices[0]] == 1  # the first row: no row's interval can lie below its own
+        for place, index in enumerate(indices):
+            others = [j for j in indices if j != index and not told_apart(low[indices.index(index)], high[indices.index(index)],
+                                                                         result.leakage_low[j], result.leakage_high[j])]
+            assert result.alike(index) == len(others)
+            # The nearest of them in the ranking, the one above first at equal distance.
+            nearest = sorted(sorted(others, key=lambda j: (abs(indices.index(j) - place), indices.index(j)))[:4],
+                             key=indices.index)
+            assert result.nearest_alike(index, suite_number, place, 4, len(indices)) == nearest
+    for index, item in enumerate(ranked):
+        assert (result.leakage_low[index], result.leakage_high[index]) == wilson(item.row.leakage, item.fixture_count)
+        assert (result.recall_low[index], result.recall_high[index]) == wilson(item.row.recall, item.fixture_count)
+
+
+def test_the_nearest_rows_are_looked_for_only_so_far():
+    # The last row's wide interval meets only the first row's, 49 places above it: every row between
+    # is certainly better than it.
+    ranked = [filled("s", 0.0, 1.0, 1, 0)] + [filled("s", 0.001 * k, 1.0, 10**9, k) for k in range(1, 49)]
+    ranked.append(filled("s", 0.9, 1.0, 1, 49))
+    result = uncertainty_of(ranked, [Suite("s", "suite-s", (Family("F", tuple(range(50))),))])
+
+    assert (result.best[49], result.worst[49], result.alike(49)) == (49, 50, 1)
+    assert result.nearest_alike(49, 0, 49, 10, 49) == [0]
+    assert result.nearest_alike(49, 0, 49, 10, 48) == []
+
+
+def test_the_canonical_ranking_stays_as_it_is(archive):
+    # A row on 1 fixture with no leakage ranks first, however wide its interval.
+    files = {"thin.report.json": report(fixture_count=1, model_name="OpenMed/thin", metrics={"leakage": {"overall": 0.0}}),
+             "wide.report.json": report(fixture_count=1000, model_name="OpenMed/wide", metrics={"leakage": {"overall": 0.001}})}
+    board = build(archive(files))
+
+    assert [row.model_name for row in board.rows] == ["OpenMed/thin", "OpenMed/wide"]
+    assert [board.uncertainty.best[i] for i in range(2)] == [1, 1]
+    assert [board.uncertainty.worst[i] for i in range(2)] == [2, 2]
