@@ -5,6 +5,7 @@ checked against the definition counted pair by pair."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from itertools import product
@@ -12,11 +13,16 @@ from itertools import product
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
+from benchmark_leaderboard import validate
+from benchmark_leaderboard.canonical import canonical
 from benchmark_leaderboard.fill import Filled
+from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.publish import uncertainty_json
 from benchmark_leaderboard.rank import Family, Suite
-from benchmark_leaderboard.uncertainty import Z, rank_ranges, told_apart, uncertainty_of, wilson
+from benchmark_leaderboard.uncertainty import (FIELDS, Z, rank_ranges, told_apart, uncertainty_document, uncertainty_of,
+                                               wilson)
 from benchmark_leaderboard.view import percent
-from conftest import report
+from conftest import ROOT, report
 from core_support import build
 
 RATES = (0.0, 1e-12, 1e-9, 1e-6, 0.001, 0.0034, 0.0125, 0.0731, 0.1, 0.25, 1 / 3, 0.4999, 0.5, 0.5001, 0.75, 0.9,
@@ -159,3 +165,80 @@ def test_the_canonical_ranking_stays_as_it_is(archive):
     assert [row.model_name for row in board.rows] == ["OpenMed/thin", "OpenMed/wide"]
     assert [board.uncertainty.best[i] for i in range(2)] == [1, 1]
     assert [board.uncertainty.worst[i] for i in range(2)] == [2, 2]
+
+
+# --- uncertainty.json ----------------------------------------------------------------------------
+
+BUNDLED = ROOT / "content" / "benchmarks"
+
+
+def bundled_board():
+    return build(BUNDLED, ROOT / "models.jsonl", "v3.1.0")
+
+
+def test_uncertainty_json_is_the_canonical_form_of_every_rows_figures_by_report_path():
+    board = bundled_board()
+    text = b"".join(uncertainty_json(board.rows, board.uncertainty))
+    document = json.loads(text)
+
+    assert text == canonical(uncertainty_document(board.rows, board.uncertainty, range(len(board.rows))))
+    assert text == (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    assert list(document["rows"]) == sorted(row.report_path for row in board.rows)
+    assert document["row_count"] == len(board.rows) == 20
+    assert document["methods"] == {"wilson-95": {"confidence": 0.95, "n": "fixture_count", "name": "Wilson score interval",
+                                                 "z": 1.959963984540054}}
+    assert list(validate.validator(validate.UNCERTAINTY_SCHEMA).iter_errors(document)) == []
+    assert document["rows"]["golden.report.json"] == {
+        "could_be_first": True, "fixture_count": 1, "leakage_high": 0.7934506856227626, "leakage_low": 0.0,
+        "method": "wilson-95", "recall_high": 1.0, "recall_low": 0.20654931437723745, "suite_rank_best": 1,
+        "suite_rank_worst": 1}
+    assert document["rows"]["clinical-notes/legacy/ner.report.json"] == {
+        "could_be_first": True, "fixture_count": 24, "leakage_high": 0.24521962018135648,
+        "leakage_low": 0.01878446337014161, "method": "wilson-95", "recall_high": 0.7782114200993923,
+        "recall_low": 0.41488191005341213, "suite_rank_best": 1, "suite_rank_worst": 6}
+
+
+def test_the_published_schema_is_the_one_checked_and_every_row_figure_is_described():
+    schema = json.loads(validate.schema_text(validate.UNCERTAINTY_SCHEMA))
+
+    assert sorted(schema["$defs"]["row"]["required"]) == sorted(FIELDS)
+    assert set(schema["$defs"]["row"]["properties"]) == set(FIELDS)
+    assert validate.UNCERTAINTY_SCHEMA in validate.SCHEMA_NAMES  # published under schemas/
+
+
+def test_an_uncertainty_document_that_breaks_its_schema_is_never_written(archive, monkeypatch):
+    from benchmark_leaderboard import pipeline
+
+    real = pipeline.uncertainty_document
+
+    def with_a_stray_field(rows, sure, indices):
+        document = real(rows, sure, indices)
+        document["generated"] = "today"
+        return document
+
+    monkeypatch.setattr(pipeline, "uncertainty_document", with_a_stray_field)
+    with pytest.raises(BuildRefused) as refused:
+        build(archive({"a.report.json": report()}))
+
+    assert refused.value.lines() == ["uncertainty.json: /generated: is not a field the schema allows"]
+
+
+def test_a_figure_out_of_its_bounds_in_any_row_is_caught(archive, monkeypatch):
+    # The check sees the rows holding each figure's least and most: a bound broken by the last row
+    # of many is found.
+    from benchmark_leaderboard import pipeline
+
+    real = pipeline.uncertainty_of
+
+    def with_a_rank_of_0(ranked, suites):
+        sure = real(ranked, suites)
+        sure.best[len(ranked) - 1] = 0
+        return sure
+
+    files = {f"r{k}.report.json": report(model_name=f"OpenMed/m{k}", metrics={"leakage": {"overall": k / 100}})
+             for k in range(30)}
+    monkeypatch.setattr(pipeline, "uncertainty_of", with_a_rank_of_0)
+    with pytest.raises(BuildRefused) as refused:
+        build(archive(files))
+
+    assert refused.value.lines() == ["uncertainty.json: /rows/r29.report.json/suite_rank_best: must be at least 1"]

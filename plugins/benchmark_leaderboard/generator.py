@@ -5,9 +5,9 @@ in ``generate_output``.
 (``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
 what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
-processes leaderboard.json, the page's data file and its chunks for compare, the CSV downloads, the
-compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
-every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
+processes leaderboard.json, uncertainty.json, the page's data file and its chunks for compare, the
+CSV downloads, the compare page, the index, each other suite's page and its panel as a script (for
+the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
 rendered with the context as it is then (other plugins may have added to it); the changes pages of a
 build given a previous leaderboard; then it announces every HTML page with ``content_written`` and
 its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
@@ -37,7 +37,8 @@ from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
-from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
+from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script,
+                      uncertainty_json)
 from .settings import Options, checked, options
 from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
 from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
@@ -47,6 +48,7 @@ from .writer import SiteWriter
 logger = logging.getLogger(__name__)
 
 REPORT_COPIES = "reports/"
+UNCERTAINTY = "uncertainty.json"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
 COMPARE_DATA = "compare-data/"
@@ -74,9 +76,9 @@ leaderboard_written = signals.signal("leaderboard_written")
 
 class LeaderboardGenerator(Generator):
     """Publishes the archive: ``index.html`` (and ``suite/``, the further pages of long families),
-    ``leaderboard.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per suite), the page's data
-    file ``leaderboard-data.js``, ``compare.html`` and ``compare-data/``, ``reports/``,
-    ``schemas/`` and a page per report under ``report/``."""
+    ``leaderboard.json``, ``uncertainty.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per
+    suite), the page's data file ``leaderboard-data.js``, ``compare.html`` and ``compare-data/``,
+    ``reports/``, ``schemas/`` and a page per report under ``report/``."""
 
     def generate_context(self) -> None:
         self.options: Options = checked(options(self.settings))
@@ -238,8 +240,8 @@ class _PageJob:
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
-    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json, the
-    page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
+    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json,
+    uncertainty.json, the page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
     index and the style made of the column table; ``("suite", suite)``, another suite's page and
     panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
     metrics; or the copies and pages of a range of rows."""
@@ -260,6 +262,7 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
                         view=view, suite=suite, relative_to="index.html")]
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+                   job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
                    job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
                    *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
                      for number in range(chunk_count(len(board.rows)))),

@@ -28,7 +28,7 @@ from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .rank import Standing, Suite, group, rank_key, standing
 from .settings import Options
-from .uncertainty import Uncertainty, uncertainty_of
+from .uncertainty import Uncertainty, extreme_rows, uncertainty_document, uncertainty_of
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,13 @@ def read_leaderboard(options: Options) -> Leaderboard:
     document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
-    return Leaderboard(ranked, rows, suites, standing(ranked, suites), uncertainty_of(ranked, suites), len(paths), root,
-                       manifest, copies, copy_bounds, copy_sizes)
+    # How sure each rank is, and its document checked as leaderboard.json's is.
+    sure = uncertainty_of(ranked, suites)
+    sure_problems = validate.uncertainty_problems(uncertainty_document(rows, sure, extreme_rows(sure)))
+    if sure_problems:
+        raise BuildRefused(sure_problems)
+    return Leaderboard(ranked, rows, suites, standing(ranked, suites), sure, len(paths), root, manifest, copies,
+                       copy_bounds, copy_sizes)
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:

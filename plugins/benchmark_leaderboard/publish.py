@@ -1,4 +1,4 @@
-"""Publish: the site's data files as bytes (leaderboard.json, the report copies, the page's data
+"""Publish: the site's data files as bytes (leaderboard.json, uncertainty.json, the page's data
 file leaderboard-data.js, its chunks for the compare page, rows/<n>.js, and each suite's metrics
 for comparing, compare-data/<anchor>.js), made from the ranked rows. Nothing here writes a file."""
 
@@ -16,6 +16,8 @@ from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
 from .document import SCHEMA_VERSION, row_object
 from .fill import FIELDS, Row
 from .rank import SORT, Suite
+from .uncertainty import METHODS, Uncertainty, row_figures
+from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 from .view import leaves_of, shown
 
 if TYPE_CHECKING:
@@ -51,11 +53,36 @@ def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterat
             yield '\n      ],\n      "name": ' + json.dumps(suite.name, ensure_ascii=False) + "\n    }"
         yield "\n  ]\n}\n"
 
+    return _in_pieces(pieces())
+
+
+def uncertainty_json(rows: tuple[Row, ...], uncertainty: Uncertainty) -> Iterator[bytes]:
+    """uncertainty.json in pieces: exactly ``canonical`` of ``uncertainty_document`` of every row
+    (``methods``, ``row_count``, ``rows`` by report_path, sorted, ``schema_version``), which is
+    never built whole: each row's object is made, written and let go in turn."""
+    methods = json.dumps(METHODS, ensure_ascii=False, indent=2, sort_keys=True).replace("\n", "\n  ")
+    order = sorted(range(len(rows)), key=lambda index: rows[index].report_path)
+
+    def pieces() -> Iterator[str]:
+        yield '{\n  "methods": ' + methods + ',\n  "row_count": ' + str(len(rows)) + ',\n  "rows": {'
+        separator = "\n    "
+        for index in order:
+            body = flat_text(row_figures(uncertainty, index)).replace("\n", "\n    ")
+            yield (separator + json.dumps(rows[index].report_path, ensure_ascii=False) + ": {\n      " + body
+                   + "\n    }")
+            separator = ",\n    "
+        yield '\n  },\n  "schema_version": ' + str(UNCERTAINTY_VERSION) + "\n}\n"
+
+    return _in_pieces(pieces())
+
+
+def _in_pieces(texts: Iterable[str]) -> Iterator[bytes]:
+    """``texts`` joined and encoded in pieces of about a quarter of a megabyte."""
     buffer: list[str] = []
     size = 0
-    for piece in pieces():
-        buffer.append(piece)
-        size += len(piece)
+    for text in texts:
+        buffer.append(text)
+        size += len(text)
         if size >= 1 << 18:
             yield "".join(buffer).encode("utf-8")
             buffer, size = [], 0

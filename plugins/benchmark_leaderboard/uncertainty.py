@@ -23,9 +23,9 @@ import math
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
-from .fill import Filled
+from .fill import Filled, Row
 from .rank import Suite
 
 # The 0.975 quantile of the standard normal distribution: a two-sided 95% interval.
@@ -39,6 +39,10 @@ METHOD_NAME = "Wilson score interval"
 # and the fields of each row of uncertainty.json.
 FIELDS = ("method", "fixture_count", "leakage_low", "leakage_high", "recall_low", "recall_high",
           "suite_rank_best", "suite_rank_worst", "could_be_first")
+# uncertainty.json: its version, and how its intervals are made (its ``methods``, by the name a
+# row's ``method`` gives).
+SCHEMA_VERSION = 1
+METHODS = {METHOD: {"confidence": CONFIDENCE, "n": "fixture_count", "name": METHOD_NAME, "z": Z}}
 
 
 def wilson(rate: float, n: int) -> tuple[float, float]:
@@ -160,3 +164,28 @@ def uncertainty_of(ranked: Sequence[Filled], suites: Sequence[Suite]) -> Uncerta
         starts.append(len(members))
     return Uncertainty(counts, leakage_low, leakage_high, array("d", (bounds[0] for bounds in recall)),
                        array("d", (bounds[1] for bounds in recall)), best, worst, members, starts)
+
+
+def row_figures(uncertainty: Uncertainty, index: int) -> dict[str, Any]:
+    """A row of uncertainty.json: the row's figures by their names."""
+    return dict(zip(FIELDS, uncertainty.values(index)))
+
+
+def uncertainty_document(rows: Sequence[Row], uncertainty: Uncertainty, indices: Iterable[int]) -> dict[str, Any]:
+    """uncertainty.json's document holding the rows at ``indices`` of the ranking ``rows``, each by
+    its report_path (``row_count`` counts every row): all of them is the published document."""
+    return {"methods": METHODS, "row_count": len(rows),
+            "rows": {rows[index].report_path: row_figures(uncertainty, index) for index in indices},
+            "schema_version": SCHEMA_VERSION}
+
+
+def extreme_rows(uncertainty: Uncertainty) -> list[int]:
+    """The first row and the rows holding the least and the most of each figure: every row's
+    figures are of one type, made by the same code, so these are the rows that could break a bound
+    of the schema; with them, checking the document checks what every row publishes."""
+    found = {0}
+    for values in (uncertainty.fixture_count, uncertainty.leakage_low, uncertainty.leakage_high, uncertainty.recall_low,
+                   uncertainty.recall_high, uncertainty.best, uncertainty.worst):
+        found.add(values.index(min(values)))
+        found.add(values.index(max(values)))
+    return sorted(found)
