@@ -14,10 +14,13 @@ from .fill import FIELDS
 class Column:
     key: str  # a field of the published row or of the page's data, "rank" (the row's rank in its suite) or "select"
     label: str  # the header's text
-    kind: str  # how a cell is written: select, rank, model, text, date, percent, count, size, hash, copy
+    kind: str  # how a cell is written: select, rank, model, text, date, percent, interval, count, size, hash, copy
     searched: bool = False  # the filter matches its text
     sortable: bool = True  # its header is a button that sorts the table by it (every column of data)
     width: float | None = None  # its track in the row grid, in rem; None: what is left (the model's)
+    # Ranks of the largest suite its cell writes (the rank and its range): its track is wider by
+    # their digits, as many ch (a digit's width), as the build knows them.
+    ranks: int = 0
 
     @property
     def index(self) -> int:
@@ -28,11 +31,13 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     # A checkbox that picks the row for comparing; shown only where the script runs.
     Column("select", "Compare", "select", sortable=False, width=2.25),
-    Column("rank", "Rank", "rank", width=3.5),
+    # The row's rank in its suite, then the best and worst its leakage interval allows: "3 (1–7)".
+    Column("rank", "Rank", "rank", width=2.6, ranks=3),
     # The frontier mark (a row of its suite's Pareto frontier) is shown in this cell.
     Column("model_name", "Model", "model", searched=True),
     Column("device", "Device", "text", searched=True, width=6),
-    Column("leakage", "Leakage %", "percent", width=5),
+    # The leakage, then its 95% interval: "0.34 (0.10–2.31)".
+    Column("leakage", "Leakage %", "interval", width=9.5),
     Column("recall", "Recall %", "percent", width=5),
     Column("f1", "F1 %", "percent", width=5),
     # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
@@ -54,7 +59,9 @@ CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for colum
 # with them, every column fits an 82rem page.
 MODEL_MIN_WIDTH = 11
 # Right-aligned, tabular figures.
-NUMERIC_KINDS = frozenset({"rank", "percent", "count", "size"})
+NUMERIC_KINDS = frozenset({"rank", "percent", "interval", "count", "size"})
+# Kinds whose cell writes a fraction of the data as a percentage (an interval's after it).
+PERCENT_KINDS = frozenset({"percent", "interval"})
 # The family is each table's heading, not a column, but the filter matches it too.
 SEARCHED_FIELDS: tuple[str, ...] = tuple(column.key for column in COLUMNS if column.searched) + ("model_family",)
 # Published fields the page's data file carries, one list of values each in ranking order: every one

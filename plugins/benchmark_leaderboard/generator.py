@@ -267,7 +267,7 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
                    *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
                      for number in range(chunk_count(len(board.rows)))),
                    _render(job, job.compare_template, "compare.html", page_name="compare")]
-        lines = csv_lines(board.rows)
+        lines = csv_lines(board.rows, board.uncertainty)
         written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
         for suite in board.suites:
             indices = suite_rows(suite)

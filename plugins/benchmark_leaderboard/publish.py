@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from .canonical import flat_text
 from .columns import COLUMNS, EMBEDDED_FIELDS, HASH_SHOWN
 from .document import SCHEMA_VERSION, row_object
-from .fill import FIELDS, Row
+from .fill import FIELDS, METRICS, Row
 from .rank import SORT, Suite
-from .uncertainty import METHODS, Uncertainty, row_figures
+from .uncertainty import FIELDS as FIGURES
+from .uncertainty import FLOAT_FIELDS, METHODS, RANK_RANGE, Uncertainty, row_figures
 from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 from .view import leaves_of, shown
 
@@ -204,14 +205,17 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
              span: slice | None = None) -> str:
     """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
     ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when unknown),
-    ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's Pareto frontier,
-    else 0)) to its values in ranking order, each packed (``pack_column``: row ``i``'s value is
+    ``size`` (it written short, as the table shows it), ``frontier`` (1 on the suite's Pareto frontier,
+    else 0) and every figure of how sure the row's rank is, as uncertainty.json names them) to its values
+    in ranking order, each packed (``pack_column``: row ``i``'s value is
     ``unpacked(data)[name][i]``); ``columns`` is the table's columns (key, kind, searched, sortable) in the
     order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
-    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows`` the rows Show more adds, ``hash_shown`` the
-    hash's digits a table shows. Escaped so that no report text can close a script element or open a
+    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows``
+    the rows Show more adds, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
+    figures in the CSV's order (after ``published``), ``floats`` the fields written as floats, and
+    ``rank_range`` the two figures of a rank's range. Escaped so that no report text can close a script element or open a
     comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
     back unchanged. Given ``span``, only those rows (a chunk's: its row ``i`` is the ranking's
     ``span.start + i``)."""
@@ -233,8 +237,10 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     if view is not None:
         fields.update(fixture_count=list(view.fixture_count[span]), param_count=list(view.param_count[span]),
                       size=list(view.size[span]), frontier=list(view.frontier[span]))
+        fields.update(view.uncertainty.columns(span))
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
-                    hash_shown=HASH_SHOWN)
+                    hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRICS, *FLOAT_FIELDS],
+                    rank_range=list(RANK_RANGE))
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 

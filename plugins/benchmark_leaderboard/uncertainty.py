@@ -39,6 +39,10 @@ METHOD_NAME = "Wilson score interval"
 # and the fields of each row of uncertainty.json.
 FIELDS = ("method", "fixture_count", "leakage_low", "leakage_high", "recall_low", "recall_high",
           "suite_rank_best", "suite_rank_worst", "could_be_first")
+# The figures that are floats, as leaderboard.json's fractions are (a CSV writes them as Python does),
+# and the two that make a row's rank range.
+FLOAT_FIELDS = ("leakage_low", "leakage_high", "recall_low", "recall_high")
+RANK_RANGE = ("suite_rank_best", "suite_rank_worst")
 # uncertainty.json: its version, and how its intervals are made (its ``methods``, by the name a
 # row's ``method`` gives).
 SCHEMA_VERSION = 1
@@ -115,6 +119,16 @@ class Uncertainty:
         return (METHOD, self.fixture_count[index], self.leakage_low[index], self.leakage_high[index],
                 self.recall_low[index], self.recall_high[index], self.best[index], self.worst[index],
                 self.best[index] == 1)
+
+    def columns(self, span: slice) -> dict[str, list[Any]]:
+        """Each figure's values for the rows of the ranking in ``span``, by the figure's name."""
+        count = len(self.best[span])
+        best = self.best[span]
+        return {"method": [METHOD] * count, "fixture_count": list(self.fixture_count[span]),
+                "leakage_low": list(self.leakage_low[span]), "leakage_high": list(self.leakage_high[span]),
+                "recall_low": list(self.recall_low[span]), "recall_high": list(self.recall_high[span]),
+                "suite_rank_best": list(best), "suite_rank_worst": list(self.worst[span]),
+                "could_be_first": [first == 1 for first in best]}
 
     def nearest_alike(self, index: int, suite: int, place: int, most: int, reach: int) -> list[int]:
         """Up to ``most`` rows of suite number ``suite`` that the row at ``index`` (at ``place``,

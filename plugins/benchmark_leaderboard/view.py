@@ -1,7 +1,7 @@
-"""What the templates look up: a report page's details (its ranks, every metric and metadata value,
-where each field came from, the model's attributes from the manifest), the index's extras (each
-row's fixtures, size and frontier mark, the suites' charts, the family pages, the releases the
-archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
+"""What the templates look up: a report page's details (its ranks, how sure they are, every metric and
+metadata value, where each field came from, the model's attributes from the manifest), the index's
+extras (each row's fixtures, size, frontier mark and intervals, the suites' charts, the family
+pages, the releases the archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
 worked out here, ready to print, so that templates only look them up.
 
 A value the plugin writes itself cannot hold markup: a number, a percentage, a date it wrote, a
@@ -16,7 +16,7 @@ import json
 import math
 from functools import lru_cache
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from markupsafe import Markup, escape
@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .uncertainty import Uncertainty
 from .versions import version_key
 
 if TYPE_CHECKING:
@@ -64,6 +65,18 @@ def _percent_of(text: str) -> Markup:
     if value == value.quantize(HUNDREDTH):
         return Markup(f"{value:.2f}")
     return Markup(f"{value.normalize():f}")
+
+
+def interval_text(low: float, high: float) -> Markup:
+    """A 95% interval as the tables and pages write it: its bounds as percentages with two
+    decimals, the lower rounded down and the upper up, so that what is written holds the interval
+    (0.0 to 0.7934506856227626 -> "0.00–79.35"). Digits, points and a dash: ``Markup``."""
+    return Markup(_bound_of(repr(float(low)), ROUND_FLOOR) + "–" + _bound_of(repr(float(high)), ROUND_CEILING))
+
+
+@lru_cache(maxsize=1 << 14)
+def _bound_of(text: str, rounding: str) -> str:
+    return f"{(Decimal(text) * 100).quantize(HUNDREDTH, rounding=rounding):.2f}"
 
 
 def leaves(value: Any) -> list[tuple[str, str]]:
@@ -394,6 +407,8 @@ class BoardView:
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_key)
     latest_run: str  # the largest run_date
+    uncertainty: Uncertainty  # every row's intervals and rank range in its suite (the Leaderboard's)
+    rank_digits: int  # the digits of the largest suite's row count: of the longest rank a table writes
 
     @property
     def more_rows(self) -> int:
@@ -407,6 +422,17 @@ class BoardView:
     def pages(self, suite: Any, family_number: int, page: int = 1) -> Pager:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
         return pager(suite, family_number, page, self.page_rows)
+
+    def interval(self, field: int, index: int) -> Markup:
+        """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage
+        or its recall), as ``interval_text`` writes it."""
+        sure = self.uncertainty
+        if field == _LEAKAGE:
+            return interval_text(sure.leakage_low[index], sure.leakage_high[index])
+        return interval_text(sure.recall_low[index], sure.recall_high[index])
+
+
+_LEAKAGE = FIELDS.index("leakage")
 
 
 def suite_rows(suite: Any) -> list[int]:
@@ -438,6 +464,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         charts=tuple(charts),
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=lambda tag: (version_key(tag), tag))),
         latest_run=max(row.run_date for row in rows),
+        uncertainty=board.uncertainty,
+        rank_digits=len(str(max(suite.row_count for suite in board.suites))),
     )
 
 
