@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
+from html import unescape
 from itertools import product
 
 import pytest
@@ -242,3 +244,82 @@ def test_a_figure_out_of_its_bounds_in_any_row_is_caught(archive, monkeypatch):
         build(archive(files))
 
     assert refused.value.lines() == ["uncertainty.json: /rows/r29.report.json/suite_rank_best: must be at least 1"]
+
+
+# --- what a reader sees --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def bundled_site(tmp_path_factory):
+    from leaderboard_tools.runner import build as render
+
+    site = tmp_path_factory.mktemp("bundled") / "site"
+    render(str(ROOT / "pelicanconf.py"), str(site), release_tag="v3.1.0", progress=lambda message: None)
+    return site
+
+
+def text_of(html: str) -> str:
+    """Markup as a reader reads it: a block's tags as a space, other tags dropped, entities read,
+    white space collapsed."""
+    spaced = re.sub(r"</?(?:div|dl|dt|dd|p|ul|li|h[1-6]|table|tr|td|th)\b[^>]*>", " ", html)
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", spaced)).split())
+
+
+def section(page: str, start: str, end: str) -> str:
+    """The text from ``start`` to the next ``end`` after it."""
+    at = page.index(start)
+    return text_of(page[at:page.index(end, at + len(start))])
+
+
+def test_the_golden_reports_page_says_how_sure_its_rank_is(bundled_site):
+    page = (bundled_site / "report" / "golden.report.html").read_text(encoding="utf-8")
+
+    assert section(page, '<dl class="figures">', "</dl>") == (
+        "Leakage 0.00% (0.00–79.35) Recall 100.00% (20.65–100.00) F1 100.00% Rank in golden 1 (1–1) "
+        "Rank in PII on golden 1 Rank overall 1 of 20 Fixtures 1 thin")
+    assert section(page, '<h2 id="how-sure">', "<h2") == (
+        "How sure its rank is With 95% confidence, its leakage lies within 0.00–79.35% and its recall within "
+        "20.65–100.00%: Wilson score intervals over its 1 fixture, taken as independent draws of equal weight "
+        "(how they are made). It is the only row of golden.")
+
+
+def test_a_clinical_notes_reports_page_names_the_rows_it_cannot_be_told_apart_from(bundled_site):
+    page = (bundled_site / "report" / "clinical-notes" / "pii-small-int8.report.html").read_text(encoding="utf-8")
+
+    assert section(page, '<h2 id="how-sure">', "<h2") == (
+        "How sure its rank is With 95% confidence, its leakage lies within 0.08–15.87% and its recall within "
+        "82.10–99.69%: Wilson score intervals over its 24 fixtures, taken as independent draws of equal weight "
+        "(how they are made). Ranked 3 of 6 in clinical-notes, it could rank anywhere from 1 to 6: it could be "
+        "first, as no row of the suite certainly leaks less, and none certainly leaks more. It cannot be told apart "
+        "from 5 other rows of clinical-notes, whose leakage intervals overlap its own: "
+        "OpenMed/OpenMed-PII-Arabic-BigMed-Large-560M-v1-onnx-android on onnx, rank 1: leakage 0.00% (0.00–13.80%) "
+        "OpenMed/OpenMed-PII-SuperClinical-Large-434M-v1-mlx on mlx-fp, rank 2: leakage 0.34% (0.00–14.38%) "
+        "OpenMed/OpenMed-PII-SuperClinical-Small-44M-v1 on cpu, rank 4: leakage 1.25% (0.08–15.87%) "
+        "OpenMed/tie-model on cpu, rank 5: leakage 2.00% (0.20–17.05%) "
+        "OpenMed/OpenMed-NER-PharmaDetect-BigMed-278M on cpu, rank 6: leakage 7.31% (1.87–24.53%)")
+    links = re.findall(r'<ul class="alike">(.*?)</ul>', page, re.S)[0]
+    assert re.findall(r'href="([^"]+)"', links) == [
+        "../../report/clinical-notes/legacy/pii-onnx.report.html", "../../report/clinical-notes/pii-large-mlx.report.html",
+        "../../report/clinical-notes/pii-small-cpu.report.html", "../../report/clinical-notes/tie-suite.report.html",
+        "../../report/clinical-notes/legacy/ner.report.html"]
+
+
+def test_the_clinical_notes_table_writes_each_rank_range_and_leakage_interval(bundled_site):
+    page = (bundled_site / "index.html").read_text(encoding="utf-8")
+    panel = page[page.index('<section class="panel" id="suite-clinical-notes"'):]
+    panel = panel[:panel.index("</section>")]
+    cells = [[text_of(cell) for cell in re.split(r"<t[dh]>", row)[2:6:3]]
+             for row in re.findall(r'<tr data-row="\d+">(.*?)(?=<tr|</tbody>)', panel, re.S)]
+
+    # Family by family (NER, then PII): the rank and its range; the leakage and its interval.
+    assert cells == [["6 (1–6)", "7.31 (1.87–24.53)"], ["1 (1–6)", "0.00 (0.00–13.80)"], ["2 (1–6)", "0.34 (0.00–14.38)"],
+                     ["3 (1–6)", "1.25 (0.08–15.87)"], ["4 (1–6)", "1.25 (0.08–15.87)"], ["5 (1–6)", "2.00 (0.20–17.05)"]]
+    assert "In brackets after a rank, such as 3 (1–6), the best and worst rank its leakage's 95% interval allows" in text_of(page)
+
+
+def test_the_ranking_page_explains_the_method_with_the_golden_reports_bound(bundled_site):
+    page = text_of((bundled_site / "ranking.html").read_text(encoding="utf-8"))
+
+    assert ("For example, golden.report.json leaks 0.00% on 1 fixture: its upper bound is z² / (1 + z²) = 79.35%"
+            in page)
+    assert "It assumes that the fixtures are independent draws of equal weight." in page
+    assert "A range that starts at 1 means the row could be first" in page

@@ -395,11 +395,13 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             row = filled.row
             payload, copy = report_of(board, index)
             written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
-            suite = board.suites[board.standing.suite_of[index]]
+            suite_number = board.standing.suite_of[index]
+            suite = board.suites[suite_number]
             details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
-                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
+                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
+                                     uncertainty=board.uncertainty, suite_number=suite_number)
             page = job.pages.report(index)
             save_as = page.save_as
             template = job.report_template

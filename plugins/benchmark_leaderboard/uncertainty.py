@@ -101,6 +101,10 @@ class Uncertainty:
     members: array
     starts: array
 
+    def suite_size(self, suite: int) -> int:
+        """The rows of suite number ``suite``."""
+        return self.starts[suite + 1] - self.starts[suite]
+
     def could_be_first(self, index: int) -> bool:
         """The row's best possible rank in its suite is 1: no row of its suite is certainly better."""
         return self.best[index] == 1

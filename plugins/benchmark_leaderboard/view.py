@@ -202,6 +202,18 @@ class ReportDetails:
     metadata: list[tuple[Markup, Markup]]
     report_fields: list[tuple[Markup, Markup]]
     sha256: Markup  # the copy's SHA-256, 64 hex digits
+    # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
+    # worst rank they allow among the suite's ``suite_rows`` rows, and the rows of its suite it
+    # cannot be told apart from: how many (``alike``), and the nearest of them in the ranking (their
+    # indices, in ranking order, NEAREST_SHOWN at most).
+    leakage_interval: Markup
+    recall_interval: Markup
+    rank_best: int
+    rank_worst: int
+    suite_rows: int
+    could_be_first: bool
+    alike: int
+    nearest: list[int]
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
@@ -211,11 +223,20 @@ _PUBLISHED_TEXT = tuple(RowText._fields.index(name) if name in RowText._fields e
 _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
 
 
+# A report page lists at most this many of the rows of its suite it cannot be told apart from, the
+# nearest to it in the ranking, looking this many places either way at most: a suite of 100,000
+# rows may hold thousands of them (every row's figures are in the suite's CSV and uncertainty.json).
+NEAREST_SHOWN = 10
+NEAREST_REACH = 500
+
+
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, manifest_row: dict[str, Any] | None,
-                   thin_evidence: int, on_frontier: bool) -> ReportDetails:
-    """Everything a report page shows about one row, where it stands, the model's attributes in its
-    manifest row (none without one), and its copy's digest."""
+                   thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty, suite_number: int) -> ReportDetails:
+    """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
+    stands and how sure that is (its suite is number ``suite_number``), the model's attributes in
+    its manifest row (none without one), and its copy's digest."""
+    index = rank - 1
     row = filled.row
     text = row_text(row)
     metrics = payload.get("metrics") or {}
@@ -244,6 +265,14 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         metadata=escaped_leaves(metadata),
         report_fields=escaped_leaves(others),
         sha256=Markup(sha256),  # hashlib's hex digest
+        leakage_interval=interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]),
+        recall_interval=interval_text(uncertainty.recall_low[index], uncertainty.recall_high[index]),
+        rank_best=uncertainty.best[index],
+        rank_worst=uncertainty.worst[index],
+        suite_rows=uncertainty.suite_size(suite_number),
+        could_be_first=uncertainty.could_be_first(index),
+        alike=uncertainty.alike(index),
+        nearest=uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN, NEAREST_REACH),
     )
 
 
@@ -431,6 +460,10 @@ class BoardView:
             return interval_text(sure.leakage_low[index], sure.leakage_high[index])
         return interval_text(sure.recall_low[index], sure.recall_high[index])
 
+    def leakage_interval(self, index: int) -> Markup:
+        """The 95% interval of the leakage of the row at ``index``, as ``interval_text`` writes it."""
+        return interval_text(self.uncertainty.leakage_low[index], self.uncertainty.leakage_high[index])
+
 
 _LEAKAGE = FIELDS.index("leakage")
 
@@ -446,9 +479,14 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
     counts = tuple(param_count(board.manifest.get(row.model_name)) for row in rows)
     frontier = [0] * len(rows)
     charts = []
+    sure = board.uncertainty
+
+    def intervals(index: int) -> tuple[float, float, float, float]:
+        return sure.leakage_low[index], sure.leakage_high[index], sure.recall_low[index], sure.recall_high[index]
+
     for suite in board.suites:
         indices = suite_rows(suite)
-        chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks)
+        chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks, intervals)
         for index in chart.frontier:
             frontier[index] = 1
         charts.append(chart)
