@@ -13,6 +13,7 @@ a single quote is put before it and the cell is quoted."""
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 from .fill import FIELDS, Row
@@ -43,14 +44,17 @@ def cell(value: object) -> str:
 
 def csv_lines(rows: Sequence[Row], uncertainty: Uncertainty) -> list[str]:
     """Each row's line, CRLF included: worked out once for leaderboard.csv and the suites' files.
-    A field is written column by column: a column of floats by ``repr``, a column of text once for
-    each distinct value (suites, families, devices, tags and dates repeat across rows)."""
+    A field is written column by column (the published fields', then the figures' columns, in
+    ``FIGURES`` order): a column of floats or whole numbers by ``repr``, a column of text or of
+    true and false once for each distinct value (suites, families, devices, tags and dates repeat
+    across rows)."""
     columns = []
-    figures = (uncertainty.values(index) for index in range(len(rows)))
-    for values in zip(*(row + figure for row, figure in zip(rows, figures))):
+    for values in chain(zip(*rows), uncertainty.columns(slice(None)).values()):
         kinds = set(map(type, values))
         if kinds == {float}:
             columns.append(map(float.__repr__, values))
+        elif kinds == {int}:
+            columns.append(map(int.__repr__, values))
         elif kinds == {str} or kinds == {bool}:
             columns.append(map({value: cell(value) for value in set(values)}.__getitem__, values))
         else:

@@ -17,7 +17,7 @@ from .document import SCHEMA_VERSION, row_object
 from .fill import FIELDS, METRICS, Row
 from .rank import SORT, Suite
 from .uncertainty import FIELDS as FIGURES
-from .uncertainty import FLOAT_FIELDS, METHODS, RANK_RANGE, Uncertainty, row_figures
+from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
 from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 from .view import leaves_of, shown
 
@@ -60,21 +60,36 @@ def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterat
 def uncertainty_json(rows: tuple[Row, ...], uncertainty: Uncertainty) -> Iterator[bytes]:
     """uncertainty.json in pieces: exactly ``canonical`` of ``uncertainty_document`` of every row
     (``methods``, ``row_count``, ``rows`` by report_path, sorted, ``schema_version``), which is
-    never built whole: each row's object is made, written and let go in turn."""
+    never built whole: each row's object is written in turn from its figures, its keys in sorted
+    order as ``_ROW_TEXT`` spells them (floats as ``repr`` writes them, as json.dumps does)."""
     methods = json.dumps(METHODS, ensure_ascii=False, indent=2, sort_keys=True).replace("\n", "\n  ")
-    order = sorted(range(len(rows)), key=lambda index: rows[index].report_path)
+    paths = [row.report_path for row in rows]
+    order = sorted(range(len(rows)), key=paths.__getitem__)
+    sure = uncertainty
+    counts, best, worst = sure.fixture_count, sure.best, sure.worst
+    leakage_low, leakage_high, recall_low, recall_high = sure.leakage_low, sure.leakage_high, sure.recall_low, sure.recall_high
+    method = json.dumps(METHOD)
+    quoted = json.encoder.encode_basestring  # the C encoder's quoting, with ensure_ascii=False
 
     def pieces() -> Iterator[str]:
         yield '{\n  "methods": ' + methods + ',\n  "row_count": ' + str(len(rows)) + ',\n  "rows": {'
         separator = "\n    "
         for index in order:
-            body = flat_text(row_figures(uncertainty, index)).replace("\n", "\n    ")
-            yield (separator + json.dumps(rows[index].report_path, ensure_ascii=False) + ": {\n      " + body
-                   + "\n    }")
+            first = best[index]
+            yield separator + quoted(paths[index]) + _ROW_TEXT % (
+                "true" if first == 1 else "false", counts[index], float.__repr__(leakage_high[index]),
+                float.__repr__(leakage_low[index]), method, float.__repr__(recall_high[index]),
+                float.__repr__(recall_low[index]), first, worst[index])
             separator = ",\n    "
         yield '\n  },\n  "schema_version": ' + str(UNCERTAINTY_VERSION) + "\n}\n"
 
     return _in_pieces(pieces())
+
+
+# A row of uncertainty.json, its figures' names sorted, each value's place a %s or %d.
+_ROW_TEXT = (": {\n" + ",\n".join(f'      "{name}": ' + ("%d" if name in ("fixture_count", "suite_rank_best", "suite_rank_worst")
+                                                           else "%s") for name in sorted(FIGURES))
+             + "\n    }")
 
 
 def _in_pieces(texts: Iterable[str]) -> Iterator[bytes]:
