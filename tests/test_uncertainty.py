@@ -323,3 +323,36 @@ def test_the_ranking_page_explains_the_method_with_the_golden_reports_bound(bund
             in page)
     assert "It assumes that the fixtures are independent draws of equal weight." in page
     assert "A range that starts at 1 means the row could be first" in page
+
+
+def test_an_intervals_bounds_are_written_rounded_outward_as_decimal_rounds_their_text():
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+    from benchmark_leaderboard.view import interval_text
+
+    rng = random.Random(5)
+    fractions = [0.0, 1.0, 0.5, 0.29, 0.0125, 7.8e-11, 5e-324, 0.9999999999999999, *(rng.random() for _ in range(2000)),
+                 *(rng.random() * 10 ** -rng.randrange(0, 20) for _ in range(2000))]
+
+    def bound(fraction, rounding):
+        return f"{(Decimal(repr(fraction)) * 100).quantize(Decimal('0.01'), rounding=rounding):.2f}"
+
+    for low, high in zip(fractions, fractions[1:]):
+        assert interval_text(low, high) == bound(low, ROUND_FLOOR) + "–" + bound(high, ROUND_CEILING), (low, high)
+
+
+def test_a_report_page_lists_the_nearest_rows_it_cannot_be_told_apart_from_and_says_where_the_rest_are(bundled_site):
+    # The ten rows of radiology leak 2.00% each on 24 fixtures: each is alike to the nine others.
+    page = (bundled_site / "report" / "radiology" / "tie-model-a.report.html").read_text(encoding="utf-8")
+    said = section(page, '<h2 id="how-sure">', "<h2")
+
+    assert said.endswith(
+        "It cannot be told apart from 9 other rows of radiology, whose leakage intervals overlap its own; the 5 nearest "
+        "to it in the ranking: OpenMed/tie-model on cpu, rank 1: leakage 2.00% (0.20–17.05%) OpenMed/tie-model on cpu, "
+        "rank 2: leakage 2.00% (0.20–17.05%) OpenMed/Tie-Model-B on cpu, rank 4: leakage 2.00% (0.20–17.05%) "
+        "OpenMed/tie-model-c on cpu, rank 5: leakage 2.00% (0.20–17.05%) OpenMed/tie-model-c on MLX-8bit, rank 6: "
+        "leakage 2.00% (0.20–17.05%) The other 4, and every row's interval and rank range, are in radiology as CSV and "
+        "in uncertainty.json.")
+    rest = page[page.index("The other 4,"):]
+    assert re.findall(r'href="([^"]+)"', rest[:rest.index("</p>")]) == ["../../suites/suite-radiology.csv",
+                                                                           "../../uncertainty.json"]

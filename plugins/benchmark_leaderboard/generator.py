@@ -41,7 +41,7 @@ from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderb
                       uncertainty_json)
 from .settings import Options, checked, options
 from .pages import REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, report_page_path, report_page_url
-from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
+from .view import (TEMPLATE_FILTERS, BoardView, Neighbours, Pager, board_view, family_page_path, pager, panel_script_path,
                    report_details, short_hash, site_nav, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
@@ -389,6 +389,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     board = job.board
     written: list[str] = []
     folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
+    neighbours = Neighbours(board.rows, board.standing.in_suite, board.uncertainty)
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
@@ -401,7 +402,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
-                                     uncertainty=board.uncertainty, suite_number=suite_number)
+                                     uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours)
             page = job.pages.report(index)
             save_as = page.save_as
             template = job.report_template

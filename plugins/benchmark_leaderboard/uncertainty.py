@@ -140,6 +140,8 @@ class Uncertainty:
         0-based, in its suite's ranking) cannot be told apart from, the nearest to it in the
         ranking (at equal distance, the one ranked above first), looking at most ``reach`` places
         either way; in ranking order."""
+        if most <= 0:
+            return []
         start, end = self.starts[suite], self.starts[suite + 1]
         members = self.members
         low, high = self.leakage_low[index], self.leakage_high[index]

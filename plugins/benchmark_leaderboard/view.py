@@ -16,7 +16,7 @@ import json
 import math
 from functools import lru_cache
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from markupsafe import Markup, escape
@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .pages import report_page_url
 from .uncertainty import Uncertainty
 from .versions import version_key
 
@@ -67,16 +68,32 @@ def _percent_of(text: str) -> Markup:
     return Markup(f"{value.normalize():f}")
 
 
+# Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
+# on its report page, in its family's table and on the pages of the rows near it.
+@lru_cache(maxsize=1 << 14)
 def interval_text(low: float, high: float) -> Markup:
     """A 95% interval as the tables and pages write it: its bounds as percentages with two
     decimals, the lower rounded down and the upper up, so that what is written holds the interval
     (0.0 to 0.7934506856227626 -> "0.00–79.35"). Digits, points and a dash: ``Markup``."""
-    return Markup(_bound_of(repr(float(low)), ROUND_FLOOR) + "–" + _bound_of(repr(float(high)), ROUND_CEILING))
+    return Markup(_bound_of(repr(float(low)), False) + "–" + _bound_of(repr(float(high)), True))
 
 
-@lru_cache(maxsize=1 << 14)
-def _bound_of(text: str, rounding: str) -> str:
-    return f"{(Decimal(text) * 100).quantize(HUNDREDTH, rounding=rounding):.2f}"
+def _bound_of(text: str, up: bool) -> str:
+    """A fraction written as Python writes it (``repr``, not negative: "0.0125", "7.8e-11") as a
+    percentage with two decimals, rounded down or ``up``: what Decimal's quantize of the text
+    times 100 gives, with integers. Its digits are a whole number N, and the value is N × 10^e;
+    in hundredths of a percent it is N × 10^(e + 4)."""
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = int(whole + fraction)
+    shift = (int(exponent) if exponent else 0) - len(fraction) + 4
+    if shift >= 0:
+        units = number * 10 ** shift
+    else:
+        units, rest = divmod(number, 10 ** -shift)
+        if up and rest:
+            units += 1
+    return f"{units // 100}.{units % 100:02d}"
 
 
 def leaves(value: Any) -> list[tuple[str, str]]:
@@ -213,7 +230,7 @@ class ReportDetails:
     suite_rows: int
     could_be_first: bool
     alike: int
-    nearest: list[int]
+    nearest: list[Neighbour]
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
@@ -226,16 +243,55 @@ _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own
 # A report page lists at most this many of the rows of its suite it cannot be told apart from, the
 # nearest to it in the ranking, looking this many places either way at most: a suite of 100,000
 # rows may hold thousands of them (every row's figures are in the suite's CSV and uncertainty.json).
-NEAREST_SHOWN = 10
+NEAREST_SHOWN = 5
 NEAREST_REACH = 500
+
+
+class Neighbour(NamedTuple):
+    """A row as a report page lists it among the rows it cannot be told apart from, ready to print:
+    its page's URL within the site, its model, and the rest of its line (its device, rank in its
+    suite, leakage and the leakage's interval: "on cpu, rank 2: leakage 0.34% (0.00–14.38%)")."""
+
+    url: Markup
+    model_name: Markup
+    rest: Markup
+
+
+class Neighbours:
+    """Each row as ``Neighbour``, made once and kept while pages are written: a row is listed on
+    the pages of up to ``NEAREST_SHOWN`` rows near it in the ranking, which a worker writes
+    together (up to ``_MOST_NEIGHBOURS`` are kept, then the store starts again)."""
+
+    def __init__(self, rows: Any, in_suite: Any, uncertainty: Uncertainty) -> None:
+        self._rows, self._in_suite, self._uncertainty = rows, in_suite, uncertainty
+        self._made: dict[int, Neighbour] = {}
+
+    def of(self, index: int) -> Neighbour:
+        found = self._made.get(index)
+        if found is None:
+            if len(self._made) >= _MOST_NEIGHBOURS:
+                self._made.clear()
+            row, sure = self._rows[index], self._uncertainty
+            interval = interval_text(sure.leakage_low[index], sure.leakage_high[index])
+            # Every part is escaped or made here: joined as they are.
+            found = self._made[index] = Neighbour(
+                escape(report_page_url(row.report_path)), escape(row.model_name),
+                Markup(f"on {escaped(row.device)}, rank {self._in_suite[index]}: leakage {percent(row.leakage)}% "
+                       f"({interval}%)"))
+        return found
+
+
+_MOST_NEIGHBOURS = 1 << 12
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, manifest_row: dict[str, Any] | None,
-                   thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty, suite_number: int) -> ReportDetails:
+                   thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty, suite_number: int,
+                   neighbours: Neighbours) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
-    stands and how sure that is (its suite is number ``suite_number``), the model's attributes in
-    its manifest row (none without one), and its copy's digest."""
+    stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
+    apart from as ``neighbours`` makes them), the model's attributes in its manifest row (none
+    without one), and its copy's digest."""
     index = rank - 1
     row = filled.row
     text = row_text(row)
@@ -272,7 +328,8 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         suite_rows=uncertainty.suite_size(suite_number),
         could_be_first=uncertainty.could_be_first(index),
         alike=uncertainty.alike(index),
-        nearest=uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN, NEAREST_REACH),
+        nearest=list(map(neighbours.of, uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN,
+                                                                  NEAREST_REACH))),
     )
 
 
@@ -459,10 +516,6 @@ class BoardView:
         if field == _LEAKAGE:
             return interval_text(sure.leakage_low[index], sure.leakage_high[index])
         return interval_text(sure.recall_low[index], sure.recall_high[index])
-
-    def leakage_interval(self, index: int) -> Markup:
-        """The 95% interval of the leakage of the row at ``index``, as ``interval_text`` writes it."""
-        return interval_text(self.uncertainty.leakage_low[index], self.uncertainty.leakage_high[index])
 
 
 _LEAKAGE = FIELDS.index("leakage")
