@@ -37,7 +37,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("model_name", "Model", "model", searched=True),
     Column("device", "Device", "text", searched=True, width=6),
     # The leakage, then its 95% interval: "0.34 (0.10–2.31)".
-    Column("leakage", "Leakage %", "interval", width=9.5),
+    Column("leakage", "Leakage %", "interval", width=9),
     Column("recall", "Recall %", "percent", width=5),
     Column("f1", "F1 %", "percent", width=5),
     # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
