@@ -356,3 +356,14 @@ def test_a_report_page_lists_the_nearest_rows_it_cannot_be_told_apart_from_and_s
     rest = page[page.index("The other 4,"):]
     assert re.findall(r'href="([^"]+)"', rest[:rest.index("</p>")]) == ["../../suites/suite-radiology.csv",
                                                                            "../../uncertainty.json"]
+
+
+@pytest.mark.parametrize("count", [10**20, 10**30, 10**400])
+def test_any_whole_number_of_fixtures_gives_an_interval_and_is_published_as_given(archive, count):
+    # JSON's integers have no bound: past what a double holds, the interval is the rate itself.
+    board = build(archive({"a.report.json": report(fixture_count=count, metrics={"leakage": {"overall": 0.1}})}))
+    document = json.loads(b"".join(uncertainty_json(board.rows, board.uncertainty)))["rows"]["a.report.json"]
+
+    assert document["fixture_count"] == count
+    assert math.isclose(document["leakage_low"], 0.1, rel_tol=1e-9) and math.isclose(document["leakage_high"], 0.1, rel_tol=1e-9)
+    assert document["leakage_low"] <= 0.1 <= document["leakage_high"]

@@ -32,6 +32,10 @@ from .rank import Suite
 Z = 1.959963984540054
 CONFIDENCE = 0.95
 _ZZ = Z * Z
+# The most fixtures an interval is computed with: a report's fixture_count may be any whole number,
+# and one this large already makes the interval its rate itself, to a double's precision (2(n + z²)
+# must stay a finite float).
+MOST_N = 1e300
 # How the intervals are made, named where they are published (uncertainty.json, the CSVs).
 METHOD = "wilson-95"
 METHOD_NAME = "Wilson score interval"
@@ -59,6 +63,8 @@ def wilson(rate: float, n: int) -> tuple[float, float]:
     small rate and is exactly 0 at 0. A rate above one half is computed as one minus the interval
     of q = 1 − rate (exact there, and 1 − q is the rate again), so that the interval of 1 ends at
     exactly 1. Written out once, without calls: it runs twice a row."""
+    if n > MOST_N:  # a report may give any whole number; beyond this the interval is its rate to a double's precision
+        n = MOST_N
     if rate > 0.5:
         rate, mirrored = 1.0 - rate, True
     else:
@@ -91,7 +97,7 @@ class Uncertainty:
     """Every row's intervals and rank range, by the row's index in the global ranking; and the rows
     of each suite in ranking order (``members[starts[s]:starts[s + 1]]``), to walk a row's suite."""
 
-    fixture_count: array  # n of each row's intervals
+    fixture_count: tuple[int, ...]  # n of each row's intervals, as its report gives it (any whole number)
     leakage_low: array
     leakage_high: array
     recall_low: array
@@ -128,7 +134,7 @@ class Uncertainty:
         """Each figure's values for the rows of the ranking in ``span``, by the figure's name, in
         ``FIELDS`` order."""
         best = self.best[span]
-        found = {"method": [METHOD] * len(best), "fixture_count": self.fixture_count[span].tolist(),
+        found = {"method": [METHOD] * len(best), "fixture_count": list(self.fixture_count[span]),
                  "leakage_low": self.leakage_low[span].tolist(), "leakage_high": self.leakage_high[span].tolist(),
                  "recall_low": self.recall_low[span].tolist(), "recall_high": self.recall_high[span].tolist(),
                  "suite_rank_best": best.tolist(), "suite_rank_worst": self.worst[span].tolist(),
@@ -163,7 +169,7 @@ class Uncertainty:
 
 def uncertainty_of(ranked: Sequence[Filled], suites: Sequence[Suite]) -> Uncertainty:
     """The intervals of every row and the rank ranges within each suite."""
-    counts = array("Q", (filled.fixture_count for filled in ranked))
+    counts = tuple(filled.fixture_count for filled in ranked)
     leakage_low, leakage_high, recall_low, recall_high = array("d"), array("d"), array("d"), array("d")
     for filled in ranked:
         row, n = filled.row, filled.fixture_count
