@@ -70,7 +70,7 @@ def _percent_of(text: str) -> Markup:
 
 # Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
 # on its report page, in its family's table and on the pages of the rows near it.
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 11)
 def interval_text(low: float, high: float) -> Markup:
     """A 95% interval as the tables and pages write it: its bounds as percentages with two
     decimals, the lower rounded down and the upper up, so that what is written holds the interval
@@ -281,7 +281,7 @@ class Neighbours:
         return found
 
 
-_MOST_NEIGHBOURS = 1 << 12
+_MOST_NEIGHBOURS = 1 << 11
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
