@@ -19,6 +19,7 @@ import pytest
 
 from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, show_tab, write_manifest  # noqa: F401 - fixtures
 from benchmark_leaderboard.fill import FIELDS
+from benchmark_leaderboard.uncertainty import FIELDS as FIGURES
 from conftest import report, write_archive
 
 pytestmark = pytest.mark.browser
@@ -72,10 +73,12 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def board(site) -> dict:
-    """leaderboard.json, and each report's row index (``index["p1"]``) in the global ranking."""
+    """leaderboard.json, each report's row index (``index["p1"]``) in the global ranking, and each
+    row's figures in uncertainty.json by its report path (``figures``)."""
     document = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
     by_path = {row["report_path"]: position for position, row in enumerate(document["rows"])}
     document["index"] = {name: by_path[f"{spec[0]}/{name}.report.json"] for name, spec in REPORTS.items()}
+    document["figures"] = json.loads((site / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
     return document
 
 
@@ -296,8 +299,12 @@ def test_download_these_rows_gives_the_shown_rows_as_the_builds_csv_writes_them(
     order = ["n2", "n1", "p5", "p4", "p3", "p1", "p2"]
     assert got == b"\r\n".join([lines[0]] + [lines[board["index"][name] + 1] for name in order]) + b"\r\n"
     parsed = list(csv.reader(io.StringIO(got.decode("utf-8"), newline="")))
-    assert parsed[0] == list(FIELDS)
+    assert parsed[0] == list(FIELDS + FIGURES)
+    # The published fields, then the row's figures from uncertainty.json, as JSON writes them.
+    figures = json.loads((site / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
     as_text = [[value if isinstance(value, str) else repr(value) for value in map(board["rows"][board["index"][name]].get, FIELDS)]
+               + [value if isinstance(value, str) else json.dumps(value)
+                  for value in map(figures[board["rows"][board["index"][name]]["report_path"]].get, FIGURES)]
                for name in order]
     formula = order.index("p4")
     for column, value in (("model_name", FORMULA["model"]), ("device", FORMULA["device"]), ("release_tag", FORMULA["release"])):
@@ -397,14 +404,48 @@ def compare_page_shows(page, board, picked: list[int]) -> None:
     rows = [board["rows"][i] for i in picked]
     assert page.inner_text("#compare h2") == f"{len(picked)} rows side by side"
     # The metrics table follows once the suites' metric files (loaded as needed) have arrived.
-    page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 2")
+    page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 3")
     grid = page.evaluate("""() => Array.from(document.querySelectorAll('#compare table'), t => [
         t.caption.textContent,
         Array.from(t.tHead.rows[0].cells, c => c.textContent),
         Array.from(t.tBodies[0].rows, r => Array.from(r.cells, c => [c.textContent, c.className])) ])""")
-    (caption, head, body), (metrics_caption, metrics_head, metrics_body) = grid
-    assert (caption, metrics_caption) == ("Published fields", "Metrics")
-    assert head == metrics_head == ["Field"] + [f"{row['model_name']}{row['suite']} \u00b7 {row['device']}" for row in rows]
+    (caption, head, body), (sure_caption, sure_head, sure_body), (metrics_caption, metrics_head, metrics_body) = grid
+    assert (caption, sure_caption, metrics_caption) == ("Published fields", "How sure each rank is", "Metrics")
+    assert head == sure_head == metrics_head == ["Field"] + [f"{row['model_name']}{row['suite']} \u00b7 {row['device']}"
+                                                             for row in rows]
+    # How sure each rank is: the intervals side by side (bounds rounded outward), the rank range,
+    # the mark and the method; and each pair, told apart or not.
+    from benchmark_leaderboard.view import interval_text
+
+    figures = [board["figures"][row["report_path"]] for row in rows]
+    sure = {line[0][0].removesuffix(" differs"): [text for text, _ in line[1:]] for line in sure_body}
+    assert sure == {
+        "Leakage, 95% interval": [interval_text(f["leakage_low"], f["leakage_high"]) + "%" for f in figures],
+        "Recall, 95% interval": [interval_text(f["recall_low"], f["recall_high"]) + "%" for f in figures],
+        "Rank in its suite could be": [f"{f['suite_rank_best']} to {f['suite_rank_worst']}" for f in figures],
+        "Could be first in its suite": ["yes" if f["could_be_first"] else "no" for f in figures],
+        "Intervals": [f"Wilson score, n = {f['fixture_count']} fixtures" for f in figures],
+    }
+
+    def named(row):
+        return f"{row['model_name']} ({row['suite']}, {row['device']})"
+
+    said = []
+    for a in range(len(rows)):
+        for b in range(a + 1, len(rows)):
+            pair = f"{named(rows[a])} and {named(rows[b])}: "
+            fa, fb = figures[a], figures[b]
+            ia, ib = (interval_text(f["leakage_low"], f["leakage_high"]) + "%" for f in (fa, fb))
+            if rows[a]["suite"] != rows[b]["suite"]:
+                said.append(pair + "in different suites, never ranked against each other.")
+            elif fa["leakage_high"] < fb["leakage_low"]:
+                said.append(pair + f"told apart: {named(rows[a])} certainly leaks less ({ia}, wholly below {ib}).")
+            elif fb["leakage_high"] < fa["leakage_low"]:
+                said.append(pair + f"told apart: {named(rows[b])} certainly leaks less ({ib}, wholly below {ia}).")
+            else:
+                said.append(pair + f"cannot be told apart: their leakage intervals ({ia} and {ib}) overlap.")
+    assert page.inner_text("#compare h3") == "Can they be told apart?"
+    assert page.eval_on_selector_all("#compare .told-apart li", "ls => ls.map(l => l.textContent)") == said
     by_field = {line[0][0].split(" ")[0]: line for line in body}
     assert list(by_field) == ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1", "release_tag",
                               "run_date", "reproducibility_hash", "report_path", "report_url", "fixture_count",
@@ -443,7 +484,7 @@ def test_a_shared_comparison_opens_alone_and_is_usable_by_keyboard(pages, board,
     page = w.page
     assert not page.is_visible("[data-compare-help]")
     compare_page_shows(page, board, picked)
-    assert page.eval_on_selector_all("#compare tbody tr", "rs => rs.filter(r => !r.hidden).length") == 15 + 5
+    assert page.eval_on_selector_all("#compare tbody tr", "rs => rs.filter(r => !r.hidden).length") == 15 + 5 + 5
     page.focus("[data-only-differing]")
     page.keyboard.press("Space")
     shown = page.eval_on_selector_all("#compare tbody tr", "rs => rs.filter(r => !r.hidden).map(r => r.cells[0].textContent.split(' ')[0])")
@@ -554,3 +595,33 @@ def test_axe_finds_no_wcag_aa_violation_on_any_kind_of_page(pages, board, scheme
         assert results.response["testEngine"]["name"] == "axe-core"
         found[path + (action or "")] = [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"]]
     assert found == {key: [] for key in found}
+
+
+def test_compare_shows_the_intervals_and_which_rows_can_be_told_apart(pages, tmp_path):
+    # Two rows measured on a million fixtures each, 1% and 2%: told apart; one row on a single
+    # fixture between them: told apart from neither.
+    files = {"s/a.report.json": report(model_name="OpenMed/sure-low", fixture_count=10**6, metrics={"leakage": {"overall": 0.01}}),
+             "s/b.report.json": report(model_name="OpenMed/sure-high", fixture_count=10**6, metrics={"leakage": {"overall": 0.02}}),
+             "s/c.report.json": report(model_name="OpenMed/thin", fixture_count=1, metrics={"leakage": {"overall": 0.015}})}
+    site = build_site(tmp_path / "site", write_archive(tmp_path / "reports", files))
+    w = pages.open((site / "compare.html").as_uri() + "#rows=0,1,2")
+    page = w.page
+    page.wait_for_function("() => document.querySelectorAll('#compare table').length >= 3")
+    sure = page.evaluate("""() => Array.from(document.querySelectorAll('#compare table')[1].tBodies[0].rows,
+        r => Array.from(r.cells, c => c.textContent))""")
+    assert sure == [
+        ["Leakage, 95% interval differs", "0.98–1.02%", "0.00–79.96%", "1.97–2.03%"],
+        ["Recall, 95% interval differs", "89.94–90.06%", "16.77–99.76%", "89.94–90.06%"],
+        ["Rank in its suite could be differs", "1 to 2", "1 to 3", "2 to 3"],
+        ["Could be first in its suite differs", "yes", "yes", "no"],
+        ["Intervals differs", "Wilson score, n = 1000000 fixtures", "Wilson score, n = 1 fixture",
+         "Wilson score, n = 1000000 fixtures"],
+    ]
+    assert page.eval_on_selector_all("#compare .told-apart li", "ls => ls.map(l => l.textContent)") == [
+        "OpenMed/sure-low (golden, cpu) and OpenMed/thin (golden, cpu): cannot be told apart: their leakage intervals "
+        "(0.98–1.02% and 0.00–79.96%) overlap.",
+        "OpenMed/sure-low (golden, cpu) and OpenMed/sure-high (golden, cpu): told apart: OpenMed/sure-low (golden, cpu) "
+        "certainly leaks less (0.98–1.02%, wholly below 1.97–2.03%).",
+        "OpenMed/thin (golden, cpu) and OpenMed/sure-high (golden, cpu): cannot be told apart: their leakage intervals "
+        "(0.00–79.96% and 1.97–2.03%) overlap.",
+    ]

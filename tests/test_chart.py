@@ -21,6 +21,7 @@ from benchmark_leaderboard.chart import (CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, P
                                          shade_of, shade_range, suite_chart)
 from benchmark_leaderboard.generator import report_page_url
 from benchmark_leaderboard.settings import DEFAULTS
+from benchmark_leaderboard.uncertainty import wilson
 from benchmark_leaderboard.view import percent
 from leaderboard_tools.runner import build, pelican_settings
 
@@ -134,12 +135,14 @@ The other row is counted in a grid of cells shaded by how many rows each holds. 
 <path class="d5" d="M610 259h14v13h-14z"><title>A cell of 1 row</title></path>
 </g>
 <path class="step" d="M64.0 98.7H624.0V12.0" aria-hidden="true"/>
+<path class="bars" d="M64.0 98.7H624.0M64.0 12.0V272.0M84.3 12.0H624.0M624.0 12.0V272.0" aria-hidden="true"/>
 <g class="marks">
 <a href="./report/a.report.html" data-row="0" class="frontier"><title>OpenMed/a on cpu: leakage 0.00%, recall 90.00%, on the frontier</title><circle cx="64.0" cy="98.7" r="5"/></a>
 <a href="./report/b.report.html" data-row="1" class="frontier"><title>OpenMed/b on cuda: leakage 5.00%, recall 95.00%, on the frontier</title><circle cx="624.0" cy="12.0" r="5"/></a>
 </g>
 </svg>
-<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them. A row is on the frontier when \
+<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them; each mark's bars span \
+the 95% intervals of its leakage and recall (cut at the plot's edges). A row is on the frontier when \
 no other row of its suite is at least as good on both leakage and recall and better on one (marked <span class="badge frontier">frontier</span> in the tables). \
 The shaded cells hold the other rows, the stronger the shade the more rows:
 <ul class="shades">
@@ -199,7 +202,7 @@ def test_each_suite_marks_its_frontier_rows_linked_and_named_and_counts_the_othe
         shades = re.findall(r'<path class="d([1-5])" d="((?:M\d+ \d+h\d+v13h-\d+z)+)"><title>A cell of ([^<]+)</title></path>', chart)
         legend = re.findall(r'<li><span class="swatch d([1-5])"></span>([^<]+)</li>', chart)
         assert [(level, held) for level, _, held in shades] == legend and legend
-        assert chart.count("<path ") == len(shades) + 1  # and the step line
+        assert chart.count("<path ") == len(shades) + 2  # and the step line and the marks' interval bars
 
 
 def test_a_frontier_too_long_to_mark_is_its_line_and_every_row_is_in_the_grid():
@@ -253,8 +256,11 @@ STEP_UNMARKED = len("M624 272") + len("H624") * PLOT_WIDTH + len("V272") * PLOT_
 STEP_A_MARK = len("H624.0V272.0")
 MAX_TICKS = 8  # an axis's step is at least a fifth of its span, and its ends are rounded out to a step: 7 steps at most
 # The frame (the svg, its title and description, the axes' group and two labels, the step line),
-# two a tick, the grid's group and two a shade, the marks' group and three a mark (a, title, circle).
-ELEMENTS = 6 + 2 * 2 * MAX_TICKS + 1 + 2 * SHADES + 1
+# two a tick, the grid's group and two a shade, the marks' interval bars (one path), the marks'
+# group and three a mark (a, title, circle).
+ELEMENTS = 6 + 2 * 2 * MAX_TICKS + 1 + 2 * SHADES + 1 + 1
+# A mark's interval bars, at their longest: across and along, every coordinate to a tenth.
+BAR_A_MARK = len("M000.0 000.0H000.0M000.0 000.0V000.0")
 # What is not a cell, a mark or the step line: the frame, the ticks, the text alternative (naming at
 # most 10 of the frontier's rows), the caption and the legend.
 FIXED_BYTES = 4_000
@@ -263,7 +269,8 @@ LONGEST_MARK = len('<a href="./report/v3.0.0/suite-01/PII/000000.report.html" da
                    'OpenMed/synth-pii-000000 on cpu: leakage 100.0000%, recall 100.0000%, on the frontier</title>'
                    '<circle cx="000.0" cy="000.0" r="5"/></a>\n')
 # The most a chart can be, whatever its rows (the first view's budget, test_first_view.py, counts on it).
-CHART_MOST_BYTES = FIXED_BYTES + RUN * GRID_COLUMNS * GRID_ROWS + max(STEP_UNMARKED, STEP_A_MARK * MARKS) + LONGEST_MARK * MARKS
+CHART_MOST_BYTES = (FIXED_BYTES + RUN * GRID_COLUMNS * GRID_ROWS + max(STEP_UNMARKED, STEP_A_MARK * MARKS)
+                    + (LONGEST_MARK + BAR_A_MARK) * MARKS)
 CHART_MOST_SVG_ELEMENTS = ELEMENTS + 3 * MARKS
 
 
@@ -278,9 +285,12 @@ def test_a_charts_elements_and_bytes_are_bounded_whatever_its_rows(points):
     rows = [SimpleNamespace(model_name=f"OpenMed/synth-pii-{i:06d}", device="cpu", leakage=leakage, recall=recall,
                             report_path=f"v3.0.0/suite-01/PII/{i:06d}.report.json")
             for i, (leakage, recall) in enumerate(points)]
-    chart = suite_chart(points, list(range(len(points))), MARKS)
+    # Intervals as wide as one fixture gives: every bar as long as the plot lets it be.
+    chart = suite_chart(points, list(range(len(points))), MARKS,
+                        lambda index: (*wilson(points[index][0], 1), *wilson(points[index][1], 1)))
     html = chart_html(chart, rows)
     svg = html[html.index("<svg "):html.index("</svg>")]
+    assert len(chart.bars) <= BAR_A_MARK * len(chart.marks) and bool(chart.bars) == bool(chart.marks)
     assert len(chart.x_ticks) <= MAX_TICKS and len(chart.y_ticks) <= MAX_TICKS
     assert len(chart.marks) <= MARKS and len(chart.shades) <= SHADES
     elements = len(re.findall(r"<[a-z]", svg))
@@ -304,6 +314,6 @@ def test_a_charts_elements_and_bytes_are_bounded_whatever_its_rows(points):
         assert f"The line is the frontier of suite-01 ({frontier_rows})." in html
     assert ("<ul class=\"shades\">" in html) == bool(chart.gridded) == bool(chart.shades)
     size = len(html.encode("utf-8"))
-    assert size <= FIXED_BYTES + RUN * len(runs) + len(chart.step) + longest_mark * len(chart.marks)
-    # ... and so, whatever the rows: about 24 kB for the grid, 3 kB for the line, 25 kB for the marks.
+    assert size <= FIXED_BYTES + RUN * len(runs) + len(chart.step) + (longest_mark + BAR_A_MARK) * len(chart.marks)
+    # ... and so, whatever the rows: about 24 kB for the grid, 3 kB for the line, 29 kB for the marks.
     assert size <= CHART_MOST_BYTES

@@ -117,3 +117,26 @@ def test_a_shuffled_directory_listing_changes_no_byte(monkeypatch, seed):
     assert leaderboard_bytes(got) == leaderboard_bytes(expected)
     assert list(report_copies(got).items()) == list(report_copies(expected).items())
     assert embedded(got.rows, got.suites) == embedded(expected.rows, expected.suites)
+
+
+def test_the_figures_of_every_row_are_the_same_bytes_for_any_process_and_worker_count(tmp_path):
+    # Separate processes (other hash seeds), one worker and two: uncertainty.json and every file made
+    # of every row (the CSVs, the page's data and its chunks) come out byte for byte the same.
+    from benchmarks.make_archive import make_archive
+
+    make_archive(tmp_path / "archive", 600)
+    trees = []
+    for workers, seed in ((1, "1"), (2, "987")):
+        output = tmp_path / f"out-{workers}"
+        result = subprocess.run([str(BIN / "pelican"), "content", "-s", SETTINGS, "-o", str(output),
+                                 "-e", f'LEADERBOARD_REPORTS_DIR="{tmp_path / "archive" / "reports"}"',
+                                 f'LEADERBOARD_MANIFEST="{tmp_path / "archive" / "models.jsonl"}"',
+                                 'LEADERBOARD_RELEASE_TAG="v3.1.0"', f"LEADERBOARD_WORKERS={workers}"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=300,
+                                env={**os.environ, "PYTHONHASHSEED": seed})
+        assert result.returncode == 0, result.stdout + result.stderr
+        trees.append({path: digest for path, digest in tree_digest(output).items()
+                      if path in ("uncertainty.json", "leaderboard.csv", "leaderboard-data.js")
+                      or path.startswith(("suites/", "rows/"))})
+    assert "uncertainty.json" in trees[0] and len(trees[0]) > 5
+    assert trees[0] == trees[1]

@@ -15,9 +15,13 @@ from conftest import HASH, SETTINGS, report, write_archive
 
 from benchmark_leaderboard.downloads import cell
 from benchmark_leaderboard.fill import FIELDS
+from benchmark_leaderboard.uncertainty import FIELDS as FIGURES
 from leaderboard_tools.runner import build
 
-HEADER = ",".join(FIELDS) + "\r\n"
+# The published fields in the schema's order, then how sure the row's rank is (uncertainty.json's).
+HEADER = ("suite,model_family,model_name,device,leakage,recall,f1,release_tag,run_date,reproducibility_hash,"
+          "report_path,report_url,method,fixture_count,leakage_low,leakage_high,recall_low,recall_high,"
+          "suite_rank_best,suite_rank_worst,could_be_first\r\n")
 
 
 def render(root: Path, files: dict | None) -> Path:
@@ -33,9 +37,11 @@ def read_csv(path: Path) -> list[list[str]]:
         return list(csv.reader(handle, strict=True))
 
 
-def as_text(row: dict) -> list[str]:
-    """A leaderboard.json row as its CSV cells: numbers as leaderboard.json writes them."""
-    return [json.dumps(row[name]) if isinstance(row[name], float) else row[name] for name in FIELDS]
+def as_text(row: dict, figures: dict) -> list[str]:
+    """A leaderboard.json row and its uncertainty.json figures as its CSV cells: numbers and true or
+    false as those files write them."""
+    return ([json.dumps(row[name]) if isinstance(row[name], float) else row[name] for name in FIELDS]
+            + [figures[name] if isinstance(figures[name], str) else json.dumps(figures[name]) for name in FIGURES])
 
 
 @pytest.mark.parametrize("value, written", [
@@ -44,7 +50,7 @@ def as_text(row: dict) -> list[str]:
     ("a,b", '"a,b"'), ('say "hi"', '"say ""hi"""'), ("two\nlines", '"two\nlines"'), ("cr\rinside", '"cr\rinside"'),
     ("=1+1", "\"'=1+1\""), ("+1", "\"'+1\""), ("-1", "\"'-1\""), ("@SUM(A1)", "\"'@SUM(A1)\""),
     ("\tx", "\"'\tx\""), ("\rx", "\"'\rx\""), ('=HYPERLINK("http://x")', '"\'=HYPERLINK(""http://x"")"'),
-    ("a=b", "a=b"), ("x-1", "x-1"), ("", ""),
+    ("a=b", "a=b"), ("x-1", "x-1"), ("", ""), (True, "true"), (False, "false"), (7, "7"),
 ])
 def test_a_cell_is_quoted_when_it_must_be_and_a_formula_is_neutralised(value, written):
     assert cell(value) == written
@@ -59,9 +65,11 @@ SMALL = {
 EXPECTED_CSV = (
     HEADER
     + 'radiology,NER,"OpenMed/ner-é, ""v2""",mlx,0.0,0.75,0.5,v2.0.0,2026-06-14,' + HASH
-    + ",notes/ner é#1.report.json,reports/notes/ner%20%C3%A9%231.report.json\r\n"
+    + ",notes/ner é#1.report.json,reports/notes/ner%20%C3%A9%231.report.json"
+    + ",wilson-95,3,0.0,0.5614970317550455,0.256092680317462,0.9631588038050152,1,1,true\r\n"
     + "golden,PII,OpenMed/model-a,cpu,1e-05,0.30000000000000004,1.0,v1.0.0,2026-06-14," + HASH
-    + ",golden.report.json,reports/golden.report.json\r\n"
+    + ",golden.report.json,reports/golden.report.json"
+    + ",wilson-95,3,7.809411174185446e-11,0.5615058017363163,0.05101623024762533,0.7735825824543929,1,1,true\r\n"
 )
 
 
@@ -77,16 +85,17 @@ def test_a_small_archives_csv_byte_for_byte(tmp_path):
 def test_the_csv_module_reads_back_every_row_of_leaderboard_json_in_order(tmp_path):
     site = render(tmp_path, None)
     published = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
+    figures = json.loads((site / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
     table = read_csv(site / "leaderboard.csv")
-    assert table[0] == list(FIELDS)
-    assert table[1:] == [as_text(row) for row in published["rows"]]
+    assert table[0] == list(FIELDS + FIGURES)
+    assert table[1:] == [as_text(row, figures[row["report_path"]]) for row in published["rows"]]
     # Each suite's file: its rows, in ranking order, and together every row once.
     anchors = re.findall(r'<a id="([^"]+)-tab"', (site / "index.html").read_text(encoding="utf-8"))  # a tab a suite
     seen = []
     for suite, anchor in zip(published["suites"], anchors):
         rows = read_csv(site / "suites" / f"{anchor}.csv")
-        assert rows[0] == list(FIELDS)
-        expected = [as_text(row) for row in published["rows"] if row["suite"] == suite["name"]]
+        assert rows[0] == list(FIELDS + FIGURES)
+        expected = [as_text(row, figures[row["report_path"]]) for row in published["rows"] if row["suite"] == suite["name"]]
         assert rows[1:] == expected and len(expected) == sum(len(family["rows"]) for family in suite["families"])
         seen += rows[1:]
     assert sorted(seen) == sorted(table[1:])
@@ -106,10 +115,11 @@ def test_a_hostile_archives_formula_cells_are_neutralised_and_read_back(tmp_path
     }
     site = render(tmp_path, files)
     published = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))
+    figures = json.loads((site / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
     table = read_csv(site / "leaderboard.csv")
     assert len(table) == 4
     for row, cells in zip(published["rows"], table[1:]):
-        for name, value, written in zip(FIELDS, as_text(row), cells):
+        for name, value, written in zip(FIELDS + FIGURES, as_text(row, figures[row["report_path"]]), cells):
             if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
                 assert written == "'" + value, name  # the spreadsheet shows it as text
             else:

@@ -147,6 +147,7 @@ def test_one_process_and_several_write_the_same_bytes_at_3000_reports(tmp_path):
         trees.append(tree_digest(output))
     assert trees[0] == trees[1]
     assert sum(path.startswith("report/") for path in trees[0]) == 3000
+    assert {"leaderboard.json", "uncertainty.json", "leaderboard.csv"} <= trees[0].keys()
 
 
 def test_every_page_s_own_links_resolve_and_report_pages_share_the_included_chrome(archive, tmp_path):

@@ -17,12 +17,13 @@ from benchmark_leaderboard.publish import embedded, unpacked
 from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
+from benchmark_leaderboard.uncertainty import FIELDS as FIGURES
 from benchmark_leaderboard.view import percent
 
 
 PREFIX, SUFFIX = "window.leaderboardData = ", ";\n"
 # What the data file carries beyond the published fields, per row.
-EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size")
+EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size", *FIGURES)
 
 
 def page_data(site) -> dict:
@@ -57,6 +58,14 @@ def test_the_page_data_is_the_leaderboard_json_content(tmp_path):
     assert [suite["anchor"] for suite in data["suites"]] == [
         "suite-clinical-notes", "suite-discharge-summaries", "suite-golden", "suite-radiology"]
     assert (data["thin_evidence"], data["page_rows"], data["more_rows"], data["hash_shown"]) == (10, 50, 50, 12)
+    assert data["figures"] == ["method", "fixture_count", "leakage_low", "leakage_high", "recall_low", "recall_high",
+                               "suite_rank_best", "suite_rank_worst", "could_be_first"]
+    assert data["floats"] == ["leakage", "recall", "f1", "leakage_low", "leakage_high", "recall_low", "recall_high"]
+    assert data["rank_range"] == ["suite_rank_best", "suite_rank_worst"]
+    # Each row's figures are uncertainty.json's.
+    figures = json.loads((tmp_path / "site" / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
+    assert [{name: fields[name][i] for name in FIGURES} for i in range(data["row_count"])] == \
+        [figures[row["report_path"]] for row in published["rows"]]
     assert {key: data[key] for key in ("row_count", "schema_version", "sort")} == \
         {key: published[key] for key in ("row_count", "schema_version", "sort")}
     assert [{key: suite[key] for key in ("name", "families")} for suite in data["suites"]] == \
@@ -110,12 +119,13 @@ def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_c
     top = panel[panel.index("<tbody>") + len("<tbody>\n"):panel.index("</tbody>")]
     family = panel[panel.index('<div class="family" data-family>'):]
     body = family[family.index("<tbody>") + len("<tbody>\n"):family.index("</tbody>")]
-    # The compare box (hidden by nojs.css where the script does not run), the rank, the model (on
-    # its suite's frontier: it is the only row), its fixtures (3: thin evidence), its size (unknown:
-    # empty) and the hash's first 12 digits (the report page shows it whole).
+    # The compare box (hidden by nojs.css where the script does not run), the rank and its range, the
+    # model (on its suite's frontier: it is the only row), its leakage and the leakage's 95% interval
+    # (on 3 fixtures, its bounds rounded outward), its fixtures (3: thin evidence), its size
+    # (unknown: empty) and the hash's first 12 digits (the report page shows it whole).
     assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" aria-label="Compare OpenMed/model-a on cpu">'
-                    '<td>1<th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
-                    '<td>cpu<td>7.313<td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
+                    '<td>1 <span class="range">(1–1)</span><th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
+                    '<td>cpu<td>7.313 <span class="range">(0.37–62.19)</span><td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
                     '<td><td>v1.0.0<td>2026-06-14<td>' + HASH.partition(":")[2][:12] + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
     # The suite's best rows, first in its panel: the same row, with its family after the model.
     assert top == body.replace("</span><td>cpu<td>", "</span><td>PII<td>cpu<td>")

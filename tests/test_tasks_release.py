@@ -51,8 +51,8 @@ def test_publish_checksums_every_other_file_in_sha256sum_format(published):
     expected = "".join(f"{hashlib.sha256(data).hexdigest()}  {path}\n"
                        for path, data in sorted(files.items()) if path != "SHA256SUMS")
     assert files["SHA256SUMS"].decode("utf-8") == expected
-    assert {"index.html", "leaderboard.json", ".nojekyll", "reports/golden/a.report.json",
-            "report/golden/a.report.html", "sitemap.xml"} <= set(files)
+    assert {"index.html", "leaderboard.json", "uncertainty.json", "schemas/uncertainty.schema.json", ".nojekyll",
+            "reports/golden/a.report.json", "report/golden/a.report.html", "sitemap.xml"} <= set(files)
     # GNU sha256sum reads the file back and finds every file intact.
     checked = subprocess.run(["sha256sum", "--check", "--strict", "SHA256SUMS"], cwd=output, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -156,10 +156,13 @@ def test_verify_lists_every_added_missing_and_changed_file(published, tmp_path):
     page.write_bytes(page.read_bytes().replace(b"model-a", b"model-z"))
     (output / "reports/golden/b.report.json").unlink()
     (output / "extra.html").write_text("not from the archive", encoding="utf-8")
+    figures = output / "uncertainty.json"
+    figures.write_bytes(figures.read_bytes().replace(b'"suite_rank_worst": 2', b'"suite_rank_worst": 1', 1))
     result = verify(tmp_path, reports, output)
     assert result.returncode == 1
-    assert result.stdout.splitlines() == ["added: extra.html", "changed: index.html", "missing: reports/golden/b.report.json"]
-    assert "is not the render of this archive: 3 files differ" in result.stderr
+    assert result.stdout.splitlines() == ["added: extra.html", "changed: index.html",
+                                          "missing: reports/golden/b.report.json", "changed: uncertainty.json"]
+    assert "is not the render of this archive: 4 files differ" in result.stderr
 
 
 def test_verify_counts_one_file_that_differs_in_the_singular(published, tmp_path):

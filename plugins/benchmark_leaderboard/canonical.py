@@ -8,6 +8,11 @@ from typing import Any
 
 
 
+def report_copy(payload: Any) -> bytes:
+    """The canonical copy of a report, as published under ``reports/``."""
+    return canonical(payload)
+
+
 def canonical(document: Any) -> bytes:
     """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form.
 

@@ -1,5 +1,6 @@
 """The trade-off chart of a suite: leakage (x, percent) against recall (y, percent), and the Pareto
-frontier, the rows that no other row of the suite beats on both lower leakage and higher recall.
+frontier, the rows that no other row of the suite beats on both lower leakage and higher recall,
+each with bars across its 95% intervals.
 
 Pure: rows in, what the chart draws out, every coordinate already written as text, so that the same
 rows give the same bytes; ``chart.html`` only prints it. The chart's size does not grow with the
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
-from typing import Sequence
+from typing import Callable, Sequence
 
 # The drawing's coordinate system (the SVG's viewBox) and the plot area's margins inside it.
 WIDTH, HEIGHT = 640, 320
@@ -72,6 +73,7 @@ class Chart:
     marks: tuple[Mark, ...]  # the frontier's marks, leakage ascending
     frontier: tuple[int, ...]  # the frontier's row indices, leakage ascending
     step: str  # the frontier as an SVG path: a step line from the lowest leakage to the highest
+    bars: str  # every mark's 95% intervals as one SVG path: leakage across, recall up and down ("" without)
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     shades: tuple[Shade, ...]  # only those with a cell, lightest first
@@ -225,10 +227,30 @@ def _shades(counts: dict[tuple[int, int], int]) -> tuple[Shade, ...]:
                  for level in sorted(runs))
 
 
-def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_marks: int) -> Chart:
+def _bars(place: tuple[float, float], bounds: tuple[float, float, float, float], x_of, y_of) -> str:
+    """A mark's interval bars at ``place``: across from its leakage's lower bound to its upper, and
+    down from its recall's upper bound to its lower, each within the plot (a tenth of a unit)."""
+    leakage_low, leakage_high, recall_low, recall_high = bounds
+    x, y = _text(place[0]), _text(place[1])
+
+    def across(value: float) -> str:
+        return _text(min(LEFT + PLOT_WIDTH, max(LEFT, x_of(value * 100))))
+
+    def along(value: float) -> str:
+        return _text(min(TOP + PLOT_HEIGHT, max(TOP, y_of(value * 100))))
+
+    left, right, top, bottom = across(leakage_low), across(leakage_high), along(recall_high), along(recall_low)
+    return (f"M{left} {y}H{right}" if left != right else "") + (f"M{x} {top}V{bottom}" if top != bottom else "")
+
+
+def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_marks: int,
+                intervals: Callable[[int], tuple[float, float, float, float]] | None = None) -> Chart:
     """The chart of one suite: ``points`` are its rows' (leakage, recall) fractions and ``rows``
     their indices in the global ranking, in the same order. The frontier's rows are marked when
-    there are at most ``max_marks`` of them; every row not marked is counted in the grid."""
+    there are at most ``max_marks`` of them; every row not marked is counted in the grid. Given
+    ``intervals`` (a row's index in the ranking -> its leakage's and its recall's 95% interval, as
+    fractions: low, high, low, high), each mark has a bar across its leakage interval and one
+    along its recall interval, cut at the plot's edges."""
     if not points:
         raise ValueError("a suite has at least one row")
     on_frontier = frontier(points)
@@ -249,6 +271,7 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
     places = [(x_of(leakage * 100), y_of(recall * 100)) for leakage, recall in points]
     marked = on_frontier if len(on_frontier) <= max_marks else ()
     marks = tuple(Mark(rows[i], _text(places[i][0]), _text(places[i][1])) for i in marked)
+    bars = "".join(_bars(places[i], intervals(rows[i]), x_of, y_of) for i in marked) if intervals else ""
     # A marked frontier's line runs through its marks' centres (a tenth of a unit); a frontier too
     # long to mark is written in whole units, which bounds its line by the plot's width and height.
     decimals = 1 if marked else 0
@@ -260,6 +283,7 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
         marks=marks,
         frontier=tuple(rows[i] for i in on_frontier),
         step=step,
+        bars=bars,
         x_ticks=_ticks(x_start, x_end, x_step, x_of),
         y_ticks=_ticks(y_start, y_end, y_step, y_of),
         shades=_shades(_cells([place for i, place in enumerate(places) if i not in in_marks])),

@@ -15,7 +15,7 @@ from .fill import FIELDS
 class Column:
     key: str  # a field of the published row or of the page's data, "rank" (the row's rank in its suite) or "select"
     label: str  # the header's text
-    kind: str  # how a cell is written: select, rank, model, text, date, percent, count, size, hash, copy
+    kind: str  # how a cell is written: select, rank, model, text, date, percent, interval, count, size, hash, copy
     searched: bool = False  # the filter matches its text
     sortable: bool = True  # its header is a button that sorts the table by it (every column of data)
     width: float | None = None  # its track in the row grid, in rem; None: what is left (the model's)
@@ -25,6 +25,9 @@ class Column:
     line: int = 3
     card: str = ""
     tables: tuple[str, ...] = ("top", "family")  # the tables that have it: a suite's top, the family tables
+    # Ranks of the largest suite its cell writes (the rank and its range): its track is wider by as
+    # many digits (RANK_DIGIT rem each) as the largest suite's ranks have.
+    ranks: int = 0
 
     @property
     def index(self) -> int:
@@ -35,14 +38,16 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     # A checkbox that picks the row for comparing; shown only where the script runs.
     Column("select", "Compare", "select", sortable=False, width=2.25, card="Compare "),
-    Column("rank", "Rank", "rank", width=3.5, line=1, card="#"),
+    # The row's rank in its suite, then the best and worst its leakage interval allows: "3 (1–7)".
+    Column("rank", "Rank", "rank", width=2.2, line=1, card="#", ranks=3),
     # The frontier mark (a row of its suite's Pareto frontier) is shown in this cell. A long name
     # wraps at its own breaks (after "-"), and anywhere if it must: it is never cut.
     Column("model_name", "Model", "model", searched=True, line=1),
     # A suite's top holds rows of every family: it names each row's (the family tables are headed by theirs).
     Column("model_family", "Family", "text", width=5.5, card="Family ", tables=("top",)),
     Column("device", "Device", "text", searched=True, width=5.5),
-    Column("leakage", "Leakage %", "percent", width=5, line=2, card="Leakage "),
+    # The leakage, then its 95% interval: "0.34 (0.10–2.31)".
+    Column("leakage", "Leakage %", "interval", width=9, line=2, card="Leakage "),
     Column("recall", "Recall %", "percent", width=5, line=2, card="Recall "),
     Column("f1", "F1 %", "percent", width=5, card="F1 "),
     # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
@@ -67,7 +72,11 @@ CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for colum
 TOP_CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in TOP_COLUMNS)
 # The model column takes what is left of a table at least this much wider than the other columns
 # (Table.width); a table whose box is narrower than that lays its rows out as cards.
-MODEL_MIN_WIDTH = 14
+MODEL_MIN_WIDTH = 12.5
+# A digit's advance, in rem, at the most in a rank cell's fonts (tabular figures, DejaVu Sans's
+# 0.636em: at .875rem the rank's, at .75rem its range's): a column writing ranks is wider by this
+# much a digit of the largest suite's ranks.
+RANK_DIGIT = 0.55
 
 
 @dataclass(frozen=True)
@@ -78,16 +87,24 @@ class Table:
     columns: tuple[Column, ...]
     sortable: bool  # its headers are buttons that sort it (where the script runs)
 
-    def width(self, *, without: str = "") -> float:
-        """The least width (rem) at which its columns fit a row on a line, without the columns of
-        kind ``without``; in a narrower box each row is a card (Column.line)."""
-        return sum(column.width for column in self.columns if column.width is not None and column.kind != without) + MODEL_MIN_WIDTH
+    def width(self, digits: int, *, without: str = "") -> float:
+        """The least width (rem) at which its columns fit a row on a line, ranks of ``digits`` digits
+        written, without the columns of kind ``without``; in a narrower box each row is a card (Column.line)."""
+        return round(sum(track(column, digits) for column in self.columns
+                         if column.width is not None and column.kind != without) + MODEL_MIN_WIDTH, 4)
+
+
+def track(column: Column, digits: int) -> float:
+    """A fixed column's track (rem) where the longest rank a table writes has ``digits`` digits."""
+    return round(column.width + column.ranks * digits * RANK_DIGIT, 4)
 
 
 # A family table; a suite's top (its best rows), whose headers do not sort: it stays in ranking order.
 TABLES: tuple[Table, ...] = (Table(".board:not(.top)", FAMILY_COLUMNS, True), Table(".board.top", TOP_COLUMNS, False))
 # Right-aligned, tabular figures.
-NUMERIC_KINDS = frozenset({"rank", "percent", "count", "size"})
+NUMERIC_KINDS = frozenset({"rank", "percent", "interval", "count", "size"})
+# Kinds whose cell writes a fraction of the data as a percentage (an interval's after it).
+PERCENT_KINDS = frozenset({"percent", "interval"})
 # The family is each family table's heading, not one of its columns, but the filter matches it too.
 SEARCHED_FIELDS: tuple[str, ...] = tuple(column.key for column in FAMILY_COLUMNS if column.searched) + ("model_family",)
 # Published fields the page's data file carries, one list of values each in ranking order: every one

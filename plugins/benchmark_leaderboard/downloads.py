@@ -1,10 +1,11 @@
 """The leaderboard as CSV: ``leaderboard.csv`` (every row of the global ranking) and
 ``suites/<anchor>.csv`` (a suite's rows, in ranking order). Pure: rows in, bytes out.
 
-RFC 4180: one header line with the published fields in the schema's order (``Row._fields``), one
-line a row, fields separated by commas, every line ending in CRLF, UTF-8 without a byte order
-mark. Numbers are written exactly as leaderboard.json writes them (Python's ``repr`` of the
-float). A text cell is quoted when it holds a comma, a double quote, CR or LF (its double quotes
+RFC 4180: one header line with the published fields in the schema's order (``Row._fields``), then
+how sure the row's rank is, as uncertainty.json holds it (``uncertainty.FIELDS``); one line a row,
+fields separated by commas, every line ending in CRLF, UTF-8 without a byte order mark. Numbers
+are written exactly as leaderboard.json and uncertainty.json write them (Python's ``repr`` of the
+float), and true or false as JSON writes them. A text cell is quoted when it holds a comma, a double quote, CR or LF (its double quotes
 doubled). A text cell that a spreadsheet would run as a formula, one starting with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return, is neutralised as OWASP recommends ("CSV Injection"):
 a single quote is put before it and the cell is quoted."""
@@ -12,12 +13,15 @@ a single quote is put before it and the cell is quoted."""
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 from .fill import FIELDS, Row
+from .uncertainty import FIELDS as FIGURES
+from .uncertainty import Uncertainty
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-HEADER = ",".join(FIELDS) + "\r\n"
+HEADER = ",".join(FIELDS + FIGURES) + "\r\n"
 # A cell holding one of these is quoted.
 _NEEDS_QUOTES = re.compile(r'[",\r\n]').search
 # The CSV is written in pieces of about this many characters, never held whole.
@@ -28,6 +32,8 @@ def cell(value: object) -> str:
     """One field as the CSV writes it."""
     if type(value) is float:
         return repr(value)
+    if type(value) is bool:
+        return "true" if value else "false"
     text = str(value)
     if text.startswith(FORMULA_STARTS):
         return '"\'' + text.replace('"', '""') + '"'
@@ -36,16 +42,20 @@ def cell(value: object) -> str:
     return text
 
 
-def csv_lines(rows: Iterable[Row]) -> list[str]:
+def csv_lines(rows: Sequence[Row], uncertainty: Uncertainty) -> list[str]:
     """Each row's line, CRLF included: worked out once for leaderboard.csv and the suites' files.
-    A field is written column by column: a column of floats by ``repr``, a column of text once for
-    each distinct value (suites, families, devices, tags and dates repeat across rows)."""
+    A field is written column by column (the published fields', then the figures' columns, in
+    ``FIGURES`` order): a column of floats or whole numbers by ``repr``, a column of text or of
+    true and false once for each distinct value (suites, families, devices, tags and dates repeat
+    across rows)."""
     columns = []
-    for values in zip(*rows):
+    for values in chain(zip(*rows), uncertainty.columns(slice(None)).values()):
         kinds = set(map(type, values))
         if kinds == {float}:
             columns.append(map(float.__repr__, values))
-        elif kinds == {str}:
+        elif kinds == {int}:
+            columns.append(map(int.__repr__, values))
+        elif kinds == {str} or kinds == {bool}:
             columns.append(map({value: cell(value) for value in set(values)}.__getitem__, values))
         else:
             columns.append(map(cell, values))
@@ -65,9 +75,9 @@ def csv_pieces(lines: Sequence[str], indices: Iterable[int] | None = None) -> It
     yield "".join(buffer).encode("utf-8")
 
 
-def csv_bytes(rows: Iterable[Row]) -> bytes:
-    """The CSV of ``rows``, whole."""
-    return b"".join(csv_pieces(csv_lines(rows)))
+def csv_bytes(rows: Sequence[Row], uncertainty: Uncertainty) -> bytes:
+    """The CSV of ``rows`` (the whole ranking, whose figures ``uncertainty`` holds), whole."""
+    return b"".join(csv_pieces(csv_lines(rows, uncertainty)))
 
 
 def suite_csv_path(anchor: str) -> str:

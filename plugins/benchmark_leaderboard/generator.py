@@ -5,9 +5,9 @@ in ``generate_output``.
 (``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
 what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
-processes leaderboard.json, the page's data file and its chunks for compare, the CSV downloads, the
-compare page, the index, each other suite's page and its panel as a script (for the index's tabs),
-every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
+processes leaderboard.json, uncertainty.json, the page's data file and its chunks for compare, the
+CSV downloads, the compare page, the index, each other suite's page and its panel as a script (for
+the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
 rendered with the context as it is then (other plugins may have added to it); the changes pages of a
 build given a previous leaderboard; then it announces every HTML page with ``content_written`` and
 its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
@@ -32,22 +32,24 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
-from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS
+from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
-from .publish import ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script
+from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metric_leaves, metrics_script,
+                      uncertainty_json)
 from .settings import Options, checked, options
 from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
                     report_page_url)
-from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
+from .view import (TEMPLATE_FILTERS, BoardView, Neighbours, Pager, board_view, family_page_path, pager, panel_script_path,
                    report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
 REPORT_COPIES = "reports/"
+UNCERTAINTY = "uncertainty.json"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
 COMPARE_DATA = "compare-data/"
@@ -76,9 +78,9 @@ leaderboard_written = signals.signal("leaderboard_written")
 
 class LeaderboardGenerator(Generator):
     """Publishes the archive: ``index.html`` (and ``suite/``, the further pages of long families),
-    ``leaderboard.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per suite), the page's data
-    file ``leaderboard-data.js``, ``compare.html`` and ``compare-data/``, ``reports/``,
-    ``schemas/`` and a page per report under ``report/``."""
+    ``leaderboard.json``, ``uncertainty.json``, ``leaderboard.csv`` and ``suites/`` (a CSV per
+    suite), the page's data file ``leaderboard-data.js``, ``compare.html`` and ``compare-data/``,
+    ``reports/``, ``schemas/`` and a page per report under ``report/``."""
 
     def generate_context(self) -> None:
         self.options: Options = checked(options(self.settings))
@@ -106,6 +108,7 @@ class LeaderboardGenerator(Generator):
         self.context["top_cells"] = TOP_CELLS
         self.context["numeric_kinds"] = NUMERIC_KINDS
         self.context["board_tables"] = TABLES
+        self.context["column_track"] = column_track
         self.context["report_page_url"] = report_page_url
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
@@ -257,8 +260,8 @@ def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
-    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json, the
-    page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
+    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json,
+    uncertainty.json, the page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
     index and the style made of the column table; ``("suite", suite)``, another suite's page and
     panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
     metrics; or the copies and pages of a range of rows."""
@@ -279,11 +282,12 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
                         view=view, suite=suite, relative_to="index.html")]
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+                   job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
                    job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
                    *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
                      for number in range(chunk_count(len(board.rows)))),
                    _render(job, job.compare_template, "compare.html", page_name="compare")]
-        lines = csv_lines(board.rows)
+        lines = csv_lines(board.rows, board.uncertainty)
         written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
         for suite in board.suites:
             indices = suite_rows(suite)
@@ -405,6 +409,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     board = job.board
     written: list[str] = []
     folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
+    neighbours = Neighbours(board.rows, board.standing.in_suite, board.uncertainty)
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
@@ -414,9 +419,10 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             suite_number = board.standing.suite_of[index]
             suite = board.suites[suite_number]
             details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
-                                     board.standing.in_family[index], len(board.rows), suite.anchor, suite_number == 0,
+                                     board.standing.in_family[index], len(board.rows), suite.anchor,
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
-                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]))
+                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
+                                     uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours)
             page = job.pages.report(index)
             save_as = page.save_as
             template = job.report_template

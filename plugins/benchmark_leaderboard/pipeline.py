@@ -1,4 +1,5 @@
-"""The pipeline up to what the site publishes: read → validate → fill → rank → group.
+"""The pipeline up to what the site publishes: read → validate → fill → rank → group → how sure each
+rank is (``uncertainty``).
 
 ``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
 immutable ``Leaderboard``, or raises ``BuildRefused`` with every problem of the archive and the
@@ -20,12 +21,14 @@ from typing import Any, Sequence
 
 from . import validate, workers
 from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
+from .canonical import report_copy
+from .document import document_view, whole_document
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
-from .publish import document_view, leaderboard_json, report_copy
 from .rank import Standing, Suite, group, rank_key, standing
 from .settings import Options
+from .uncertainty import Uncertainty, extreme_rows, uncertainty_document, uncertainty_of
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Leaderboard:
     rows: tuple[Row, ...]  # the published rows, in ranking order (``ranked[i].row``)
     suites: tuple[Suite, ...]
     standing: Standing
+    uncertainty: Uncertainty  # every row's intervals and rank range in its suite, by its index
     files_read: int
     reports_dir: str
     manifest: Manifest
@@ -93,12 +97,17 @@ def read_leaderboard(options: Options) -> Leaderboard:
     suites = group(ranked)
     # What is written is checked against the schema it is published with, before anything is.
     if not rows_valid:
-        raise BuildRefused(validate.leaderboard_problems(_whole_document(rows, suites)))
+        raise BuildRefused(validate.leaderboard_problems(whole_document(rows, suites)))
     document_problems = validate.leaderboard_problems(document_view(rows, suites))
     if document_problems:
         raise BuildRefused(document_problems)
-    return Leaderboard(ranked, rows, suites, standing(ranked, suites), len(paths), root, manifest, copies, copy_bounds,
-                       copy_sizes)
+    # How sure each rank is, and its document checked as leaderboard.json's is.
+    sure = uncertainty_of(ranked, suites)
+    sure_problems = validate.uncertainty_problems(uncertainty_document(rows, sure, extreme_rows(sure)))
+    if sure_problems:
+        raise BuildRefused(sure_problems)
+    return Leaderboard(ranked, rows, suites, standing(ranked, suites), sure, len(paths), root, manifest, copies,
+                       copy_bounds, copy_sizes)
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
@@ -108,10 +117,6 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
     start = board.copy_bounds[index]
     copy = board.copies[start:start + board.copy_sizes[index]]
     return json.loads(copy), copy
-
-
-def _whole_document(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
-    return json.loads(b"".join(leaderboard_json(rows, suites)))
 
 
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:

@@ -1,4 +1,4 @@
-"""Publish: the site's data files as bytes (leaderboard.json, the report copies, the page's data
+"""Publish: the site's data files as bytes (leaderboard.json, uncertainty.json, the page's data
 file leaderboard-data.js, its chunks for the compare page, rows/<n>.js, and each suite's metrics
 for comparing, compare-data/<anchor>.js), made from the ranked rows. Nothing here writes a file."""
 
@@ -11,33 +11,18 @@ from itertools import islice, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from .canonical import canonical, flat_text
+from .canonical import flat_text
 from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN
-from .fill import FIELDS, Row
+from .document import SCHEMA_VERSION, row_object
+from .fill import FIELDS, METRICS, Row
 from .rank import SORT, Suite
+from .uncertainty import FIELDS as FIGURES
+from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
+from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 from .view import leaves_of, shown
 
 if TYPE_CHECKING:
     from .view import BoardView
-
-SCHEMA_VERSION = 1
-
-
-def row_object(row: Row) -> dict[str, Any]:
-    return dict(zip(FIELDS, row))
-
-
-def document_view(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> dict[str, Any]:
-    """leaderboard.json's document with only the first row of each list: what the schema check needs
-    once every row was checked on its own (a family's rows are the same objects as in ``rows``)."""
-    return {
-        "row_count": len(rows),
-        "rows": [row_object(row) for row in rows[:1]],
-        "schema_version": SCHEMA_VERSION,
-        "sort": list(SORT),
-        "suites": [{"families": [{"name": family.name, "rows": [row_object(rows[family.rows[0]])]}
-                                 for family in suite.families], "name": suite.name} for suite in suites],
-    }
 
 
 def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterator[bytes]:
@@ -69,20 +54,55 @@ def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterat
             yield '\n      ],\n      "name": ' + json.dumps(suite.name, ensure_ascii=False) + "\n    }"
         yield "\n  ]\n}\n"
 
+    return _in_pieces(pieces())
+
+
+def uncertainty_json(rows: tuple[Row, ...], uncertainty: Uncertainty) -> Iterator[bytes]:
+    """uncertainty.json in pieces: exactly ``canonical`` of ``uncertainty_document`` of every row
+    (``methods``, ``row_count``, ``rows`` by report_path, sorted, ``schema_version``), which is
+    never built whole: each row's object is written in turn from its figures, its keys in sorted
+    order as ``_ROW_TEXT`` spells them (floats as ``repr`` writes them, as json.dumps does)."""
+    methods = json.dumps(METHODS, ensure_ascii=False, indent=2, sort_keys=True).replace("\n", "\n  ")
+    paths = [row.report_path for row in rows]
+    order = sorted(range(len(rows)), key=paths.__getitem__)
+    sure = uncertainty
+    counts, best, worst = sure.fixture_count, sure.best, sure.worst
+    leakage_low, leakage_high, recall_low, recall_high = sure.leakage_low, sure.leakage_high, sure.recall_low, sure.recall_high
+    method = json.dumps(METHOD)
+    quoted = json.encoder.encode_basestring  # the C encoder's quoting, with ensure_ascii=False
+
+    def pieces() -> Iterator[str]:
+        yield '{\n  "methods": ' + methods + ',\n  "row_count": ' + str(len(rows)) + ',\n  "rows": {'
+        separator = "\n    "
+        for index in order:
+            first = best[index]
+            yield separator + quoted(paths[index]) + _ROW_TEXT % (
+                "true" if first == 1 else "false", counts[index], float.__repr__(leakage_high[index]),
+                float.__repr__(leakage_low[index]), method, float.__repr__(recall_high[index]),
+                float.__repr__(recall_low[index]), first, worst[index])
+            separator = ",\n    "
+        yield '\n  },\n  "schema_version": ' + str(UNCERTAINTY_VERSION) + "\n}\n"
+
+    return _in_pieces(pieces())
+
+
+# A row of uncertainty.json, its figures' names sorted, each value's place a %s or %d.
+_ROW_TEXT = (": {\n" + ",\n".join(f'      "{name}": ' + ("%d" if name in ("fixture_count", "suite_rank_best", "suite_rank_worst")
+                                                           else "%s") for name in sorted(FIGURES))
+             + "\n    }")
+
+
+def _in_pieces(texts: Iterable[str]) -> Iterator[bytes]:
+    """``texts`` joined and encoded in pieces of about a quarter of a megabyte."""
     buffer: list[str] = []
     size = 0
-    for piece in pieces():
-        buffer.append(piece)
-        size += len(piece)
+    for text in texts:
+        buffer.append(text)
+        size += len(text)
         if size >= 1 << 18:
             yield "".join(buffer).encode("utf-8")
             buffer, size = [], 0
     yield "".join(buffer).encode("utf-8")
-
-
-def report_copy(payload: Any) -> bytes:
-    """The canonical copy of a report, as published under ``reports/``."""
-    return canonical(payload)
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
@@ -200,14 +220,17 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
              span: slice | None = None) -> str:
     """The leaderboard for the page's script, compact and column-major: ``fields`` maps each of
     ``EMBEDDED_FIELDS`` (and, given the ``view``, ``fixture_count``, ``param_count`` (null when unknown),
-    ``size`` (it written short, as the table shows it) and ``frontier`` (1 on the suite's Pareto frontier,
-    else 0)) to its values in ranking order, each packed (``pack_column``: row ``i``'s value is
+    ``size`` (it written short, as the table shows it), ``frontier`` (1 on the suite's Pareto frontier,
+    else 0) and every figure of how sure the row's rank is, as uncertainty.json names them) to its values
+    in ranking order, each packed (``pack_column``: row ``i``'s value is
     ``unpacked(data)[name][i]``); ``columns`` is a family table's columns (key, kind, searched, sortable) in the
     order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
-    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows`` the rows Show more adds, ``hash_shown`` the
-    hash's digits a table shows. Escaped so that no report text can close a script element or open a
+    page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows``
+    the rows Show more adds, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
+    figures in the CSV's order (after ``published``), ``floats`` the fields written as floats, and
+    ``rank_range`` the two figures of a rank's range. Escaped so that no report text can close a script element or open a
     comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
     back unchanged. Given ``span``, only those rows (a chunk's: its row ``i`` is the ranking's
     ``span.start + i``)."""
@@ -229,8 +252,10 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     if view is not None:
         fields.update(fixture_count=list(view.fixture_count[span]), param_count=list(view.param_count[span]),
                       size=list(view.size[span]), frontier=list(view.frontier[span]))
+        fields.update(view.uncertainty.columns(span))
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
-                    hash_shown=HASH_SHOWN)
+                    hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRICS, *FLOAT_FIELDS],
+                    rank_range=list(RANK_RANGE))
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 REPORT_SCHEMA = "benchmark-report.schema.json"
 LEADERBOARD_SCHEMA = "leaderboard.schema.json"
-SCHEMA_NAMES = (REPORT_SCHEMA, LEADERBOARD_SCHEMA, "leaderboard-diff.schema.json")
+UNCERTAINTY_SCHEMA = "uncertainty.schema.json"
+SCHEMA_NAMES = (REPORT_SCHEMA, LEADERBOARD_SCHEMA, "leaderboard-diff.schema.json", UNCERTAINTY_SCHEMA)
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 
 
@@ -172,9 +173,20 @@ def rows_valid(rows: Iterable[Any]) -> bool:
 
 def leaderboard_problems(document: Any) -> list[Problem]:
     """The problems of the leaderboard.json document about to be written: none, or every violation."""
+    return published_problems(LEADERBOARD_SCHEMA, document, "leaderboard.json")
+
+
+def uncertainty_problems(document: Any) -> list[Problem]:
+    """The problems of the uncertainty.json document about to be written: none, or every violation."""
+    return published_problems(UNCERTAINTY_SCHEMA, document, "uncertainty.json")
+
+
+def published_problems(name: str, document: Any, file: str) -> list[Problem]:
+    """The problems of a document the site publishes as ``file``, against its shipped schema
+    ``name``: none, or every violation."""
     try:
-        compiled(LEADERBOARD_SCHEMA)(document)
+        compiled(name)(document)
         return []
     except fastjsonschema.JsonSchemaException as error:
-        found = problems_of(LEADERBOARD_SCHEMA, document, "leaderboard.json")
-        return found or [Problem("leaderboard.json", "", f"breaks its schema: {error.message}")]
+        found = problems_of(name, document, file)
+        return found or [Problem(file, "", f"breaks its schema: {error.message}")]

@@ -1,7 +1,7 @@
-"""What the templates look up: a report page's details (its ranks, every metric and metadata value,
-where each field came from, the model's attributes from the manifest), the index's extras (each
-row's fixtures, size and frontier mark, the suites' charts, the family pages, the releases the
-archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
+"""What the templates look up: a report page's details (its ranks, how sure they are, every metric and
+metadata value, where each field came from, the model's attributes from the manifest), the index's
+extras (each row's fixtures, size, frontier mark and intervals, the suites' charts, the family
+pages, the releases the archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
 worked out here, ready to print, so that templates only look them up.
 
 A value the plugin writes itself cannot hold markup: a number, a percentage, a date it wrote, a
@@ -24,6 +24,8 @@ from markupsafe import Markup, escape
 from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .pages import report_page_url
+from .uncertainty import Uncertainty
 from .versions import version_order
 
 if TYPE_CHECKING:
@@ -64,6 +66,34 @@ def _percent_of(text: str) -> Markup:
     if value == value.quantize(HUNDREDTH):
         return Markup(f"{value:.2f}")
     return Markup(f"{value.normalize():f}")
+
+
+# Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
+# on its report page, in its family's table and on the pages of the rows near it.
+@lru_cache(maxsize=1 << 11)
+def interval_text(low: float, high: float) -> Markup:
+    """A 95% interval as the tables and pages write it: its bounds as percentages with two
+    decimals, the lower rounded down and the upper up, so that what is written holds the interval
+    (0.0 to 0.7934506856227626 -> "0.00–79.35"). Digits, points and a dash: ``Markup``."""
+    return Markup(_bound_of(repr(float(low)), False) + "–" + _bound_of(repr(float(high)), True))
+
+
+def _bound_of(text: str, up: bool) -> str:
+    """A fraction written as Python writes it (``repr``, not negative: "0.0125", "7.8e-11") as a
+    percentage with two decimals, rounded down or ``up``: what Decimal's quantize of the text
+    times 100 gives, with integers. Its digits are a whole number N, and the value is N × 10^e;
+    in hundredths of a percent it is N × 10^(e + 4)."""
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = int(whole + fraction)
+    shift = (int(exponent) if exponent else 0) - len(fraction) + 4
+    if shift >= 0:
+        units = number * 10 ** shift
+    else:
+        units, rest = divmod(number, 10 ** -shift)
+        if up and rest:
+            units += 1
+    return f"{units // 100}.{units % 100:02d}"
 
 
 def leaves(value: Any) -> list[tuple[str, str]]:
@@ -189,6 +219,18 @@ class ReportDetails:
     metadata: list[tuple[Markup, Markup]]
     report_fields: list[tuple[Markup, Markup]]
     sha256: Markup  # the copy's SHA-256, 64 hex digits
+    # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
+    # worst rank they allow among the suite's ``suite_rows`` rows, and the rows of its suite it
+    # cannot be told apart from: how many (``alike``), and the nearest of them in the ranking (their
+    # indices, in ranking order, NEAREST_SHOWN at most).
+    leakage_interval: Markup
+    recall_interval: Markup
+    rank_best: int
+    rank_worst: int
+    suite_rows: int
+    could_be_first: bool
+    alike: int
+    nearest: list[Neighbour]
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
@@ -198,11 +240,59 @@ _PUBLISHED_TEXT = tuple(RowText._fields.index(name) if name in RowText._fields e
 _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
 
 
+# A report page lists at most this many of the rows of its suite it cannot be told apart from, the
+# nearest to it in the ranking, looking this many places either way at most: a suite of 100,000
+# rows may hold thousands of them (every row's figures are in the suite's CSV and uncertainty.json).
+NEAREST_SHOWN = 5
+NEAREST_REACH = 500
+
+
+class Neighbour(NamedTuple):
+    """A row as a report page lists it among the rows it cannot be told apart from, ready to print:
+    its page's URL within the site, its model, and the rest of its line (its device, rank in its
+    suite, leakage and the leakage's interval: "on cpu, rank 2: leakage 0.34% (0.00–14.38%)")."""
+
+    url: Markup
+    model_name: Markup
+    rest: Markup
+
+
+class Neighbours:
+    """Each row as ``Neighbour``, made once and kept while pages are written: a row is listed on
+    the pages of up to ``NEAREST_SHOWN`` rows near it in the ranking, which a worker writes
+    together (up to ``_MOST_NEIGHBOURS`` are kept, then the store starts again)."""
+
+    def __init__(self, rows: Any, in_suite: Any, uncertainty: Uncertainty) -> None:
+        self._rows, self._in_suite, self._uncertainty = rows, in_suite, uncertainty
+        self._made: dict[int, Neighbour] = {}
+
+    def of(self, index: int) -> Neighbour:
+        found = self._made.get(index)
+        if found is None:
+            if len(self._made) >= _MOST_NEIGHBOURS:
+                self._made.clear()
+            row, sure = self._rows[index], self._uncertainty
+            interval = interval_text(sure.leakage_low[index], sure.leakage_high[index])
+            # Every part is escaped or made here: joined as they are.
+            found = self._made[index] = Neighbour(
+                escape(report_page_url(row.report_path)), escape(row.model_name),
+                Markup(f"on {escaped(row.device)}, rank {self._in_suite[index]}: leakage {percent(row.leakage)}% "
+                       f"({interval}%)"))
+        return found
+
+
+_MOST_NEIGHBOURS = 1 << 11
+
+
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
-                   row_count: int, suite_anchor: str, first_suite: bool, sha256: str, *,
-                   manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool) -> ReportDetails:
-    """Everything a report page shows about one row, where it stands, the model's attributes in its
-    manifest row (none without one), and its copy's digest."""
+                   row_count: int, suite_anchor: str, sha256: str, *,
+                   manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
+                   suite_number: int, neighbours: Neighbours) -> ReportDetails:
+    """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
+    stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
+    apart from as ``neighbours`` makes them), the model's attributes in its manifest row (none
+    without one), and its copy's digest."""
+    index = rank - 1
     row = filled.row
     text = row_text(row)
     metrics = payload.get("metrics") or {}
@@ -221,7 +311,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_home=suite_home(suite_anchor, first_suite),
+        suite_home=suite_home(suite_anchor, suite_number == 0),
         fixture_count=filled.fixture_count,
         thin_evidence=thin_evidence,
         thin=filled.fixture_count < thin_evidence,
@@ -231,6 +321,15 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         metadata=escaped_leaves(metadata),
         report_fields=escaped_leaves(others),
         sha256=Markup(sha256),  # hashlib's hex digest
+        leakage_interval=interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]),
+        recall_interval=interval_text(uncertainty.recall_low[index], uncertainty.recall_high[index]),
+        rank_best=uncertainty.best[index],
+        rank_worst=uncertainty.worst[index],
+        suite_rows=uncertainty.suite_size(suite_number),
+        could_be_first=uncertainty.could_be_first(index),
+        alike=uncertainty.alike(index),
+        nearest=list(map(neighbours.of, uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN,
+                                                                  NEAREST_REACH))),
     )
 
 
@@ -403,6 +502,8 @@ class BoardView:
     charts: tuple[Chart, ...]  # by suite
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_order)
     latest_run: str  # the largest run_date
+    uncertainty: Uncertainty  # every row's intervals and rank range in its suite (the Leaderboard's)
+    rank_digits: int  # the digits of the largest suite's row count: of the longest rank a table writes
 
     @property
     def more_rows(self) -> int:
@@ -417,6 +518,17 @@ class BoardView:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
         return pager(suite, family_number, page, self.page_rows)
 
+    def interval(self, field: int, index: int) -> Markup:
+        """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage
+        or its recall), as ``interval_text`` writes it."""
+        sure = self.uncertainty
+        if field == _LEAKAGE:
+            return interval_text(sure.leakage_low[index], sure.leakage_high[index])
+        return interval_text(sure.recall_low[index], sure.recall_high[index])
+
+
+_LEAKAGE = FIELDS.index("leakage")
+
 
 def suite_rows(suite: Any) -> list[int]:
     """A suite's rows, every family's, as indices of the global ranking in ranking order."""
@@ -430,10 +542,15 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
     frontier = [0] * len(rows)
     charts = []
     tops = []
+    sure = board.uncertainty
+
+    def intervals(index: int) -> tuple[float, float, float, float]:
+        return sure.leakage_low[index], sure.leakage_high[index], sure.recall_low[index], sure.recall_high[index]
+
     for suite in board.suites:
         indices = suite_rows(suite)
         tops.append(tuple(indices[:top_rows]))
-        chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks)
+        chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks, intervals)
         for index in chart.frontier:
             frontier[index] = 1
         charts.append(chart)
@@ -450,6 +567,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         charts=tuple(charts),
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_order)),
         latest_run=max(row.run_date for row in rows),
+        uncertainty=board.uncertainty,
+        rank_digits=len(str(max(suite.row_count for suite in board.suites))),
     )
 
 

@@ -1,7 +1,8 @@
 // The compare page: the rows its address names (#rows=N,M,... indices into the global ranking, two to
 // four of them) side by side, every published field and every metric of their reports, the better
 // value of each ranked metric marked and the fields whose values differ marked and, on request, the
-// only ones shown. The rows come from the chunks of the leaderboard's data that hold them
+// only ones shown; and how sure each rank is: the rows' 95% intervals, the ranks they allow, and
+// whether each pair can be told apart. The rows come from the chunks of the leaderboard's data that hold them
 // (rows/<n>.js, a thousand rows each), each suite's metrics from compare-data/<anchor>.js, added as
 // script elements when first needed (nothing is fetched, so the page works from disk and under
 // default-src 'self'), so that the page costs the same at 100 reports and at 100,000.
@@ -125,7 +126,7 @@
   // metric number as its report writes it.
   function shownField(name, index) {
     var value = name === "report_url" ? common.reportUrl(field("report_path", index)) : field(name, index);
-    if (kindOf[name] === "percent") return common.percent(value) + "%";
+    if (kindOf[name] === "percent" || kindOf[name] === "interval") return common.percent(value) + "%";
     if (kindOf[name] === "size") return value === null ? "unknown" : (has("size") ? field("size", index) + " (" : "") + value + (has("size") ? ")" : "");
     if (name === "frontier") return value ? "yes" : "no";
     return value === null || value === undefined ? "" : String(value);
@@ -142,7 +143,7 @@
 
   // One table: a column a compared row, a line a field; a line whose values are not all equal is
   // marked "differs"; the better value of a ranked metric is marked "best".
-  function table(caption, names, cellsOf, better) {
+  function table(caption, names, cellsOf, better, label) {
     var box = element("div", null, "table-box");
     box.tabIndex = 0;
     box.setAttribute("role", "region");
@@ -168,7 +169,7 @@
       var tr = body.insertRow();
       var header = element("th");
       header.scope = "row";
-      header.appendChild(code(name));
+      header.appendChild(label ? document.createTextNode(label(name)) : code(name));
       var known = texts.filter(function (text) { return text !== null; });
       var differs = texts.some(function (text) { return text !== texts[0]; });
       if (differs) {
@@ -248,6 +249,7 @@
     view.appendChild(table("Published fields", PUBLISHED.concat(ADDED), function (name) {
       return rows.map(function (index) { return shownField(name, index); });
     }, true));
+    if (has("leakage_low")) howSure();
 
     var suites = [];
     rows.forEach(function (index) { if (suites.indexOf(field("suite", index)) === -1) suites.push(field("suite", index)); });
@@ -259,6 +261,47 @@
         if (--pending === 0) renderMetrics(metricsBox, suites);
       });
     });
+  }
+
+  // How sure each row's rank is (uncertainty.json's figures): its intervals side by side, the ranks
+  // they allow in its suite, and whether each pair of rows can be told apart: one certainly leaks
+  // less when its whole leakage interval lies below the other's.
+  var SURE = {
+    leakage: ["Leakage, 95% interval", function (index) { return common.interval(field("leakage_low", index), field("leakage_high", index)) + "%"; }],
+    recall: ["Recall, 95% interval", function (index) { return common.interval(field("recall_low", index), field("recall_high", index)) + "%"; }],
+    range: ["Rank in its suite could be", function (index) { return field("suite_rank_best", index) + " to " + field("suite_rank_worst", index); }],
+    first: ["Could be first in its suite", function (index) { return field("could_be_first", index) ? "yes" : "no"; }],
+    method: ["Intervals", function (index) {
+      var n = field("fixture_count", index);
+      return "Wilson score, n = " + n + (n === 1 ? " fixture" : " fixtures");
+    }],
+  };
+  function named(index) { return field("model_name", index) + " (" + field("suite", index) + ", " + field("device", index) + ")"; }
+  function howSure() {
+    view.appendChild(table("How sure each rank is", Object.keys(SURE), function (name) {
+      return rows.map(SURE[name][1]);
+    }, false, function (name) { return SURE[name][0]; }));
+    var heading = element("h3", "Can they be told apart?");
+    var list = element("ul", null, "told-apart");
+    for (var a = 0; a < rows.length; a++) {
+      for (var b = a + 1; b < rows.length; b++) list.appendChild(element("li", toldApart(rows[a], rows[b])));
+    }
+    view.append(heading, list);
+  }
+  function toldApart(a, b) {
+    var pair = named(a) + " and " + named(b) + ": ";
+    if (field("suite", a) !== field("suite", b)) return pair + "in different suites, never ranked against each other.";
+    var lowA = field("leakage_low", a), highA = field("leakage_high", a);
+    var lowB = field("leakage_low", b), highB = field("leakage_high", b);
+    var first = highA < lowB ? a : highB < lowA ? b : -1;
+    if (first === -1) {
+      return pair + "cannot be told apart: their leakage intervals (" + common.interval(lowA, highA) + "% and " +
+        common.interval(lowB, highB) + "%) overlap.";
+    }
+    var second = first === a ? b : a;
+    return pair + "told apart: " + named(first) + " certainly leaks less (" +
+      common.interval(field("leakage_low", first), field("leakage_high", first)) + "%, wholly below " +
+      common.interval(field("leakage_low", second), field("leakage_high", second)) + "%).";
   }
 
   function renderMetrics(box, suites) {

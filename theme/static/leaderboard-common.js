@@ -38,6 +38,19 @@
     return (fraction < 0 ? "-" : "") + parts[0] + "." + decimals;
   }
 
+  // An interval's bound (a fraction) as a percentage with two decimals, rounded down for a lower
+  // bound and up for an upper one, so that what is written holds the interval; and an interval as
+  // the build writes it (view.interval_text): 0 to 0.7934506856227626 -> "0.00–79.35".
+  function bound(fraction, up) {
+    var d = digitsOf(fraction);
+    var parts = place(d.digits, d.exponent + 3);
+    var cents = Number(parts[0]) * 100 + Number((parts[1] + "00").slice(0, 2));
+    if (up && parts[1].length > 2) cents += 1;  // a digit beyond the second decimal is not 0
+    var whole = Math.floor(cents / 100), rest = cents % 100;
+    return whole + "." + (rest < 10 ? "0" : "") + rest;
+  }
+  function interval(low, high) { return bound(low, false) + "\u2013" + bound(high, true); }
+
   // A float as leaderboard.json writes it (Python's repr): "0.5", "1.0", "1e-05".
   function floatText(x) {
     if (x === 0) return 1 / x < 0 ? "-0.0" : "0.0";
@@ -263,7 +276,7 @@
 
   window.leaderboardCommon = {
     COMPARE_MIN: 2, COMPARE_MAX: 4,
-    percent: percent, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
+    percent: percent, interval: interval, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
     csvCell: csvCell, csv: csv, read: read,
     // A data file's columns (a chunk's, on the compare page), by name, read like the page's own.
     columnsOf: function (data) {

@@ -516,6 +516,15 @@
       var found = column(key);
       return found ? found.value(index) : null;
     }
+    // What a cell writes in brackets after its value: a rank's range, a fraction's interval.
+    var rankRange = data.rank_range ? data.rank_range.map(column) : null;
+    if (rankRange && !(rankRange[0] && rankRange[1])) rankRange = null;
+    function range(text) {
+      var span = document.createElement("span");
+      span.className = "range";
+      span.textContent = text;
+      return span;
+    }
     var modelColumn = common.column("model_name"), deviceColumn = common.column("device");
     var frontierColumn = common.column("frontier"), sizeColumn = common.column("size");
 
@@ -560,7 +569,18 @@
       }
       switch (spec.kind) {
         case "rank":
-          return function (cell, index) { cell.textContent = String(rankInSuite[index]); };
+          // The rank, then the best and worst its leakage interval allows, as the build writes them.
+          return function (cell, index) {
+            cell.textContent = String(rankInSuite[index]);
+            if (rankRange) cell.append(" ", range("(" + rankRange[0].value(index) + "\u2013" + rankRange[1].value(index) + ")"));
+          };
+        case "interval":
+          // The fraction as a percentage, then its 95% interval (its field's _low and _high).
+          var low = column(spec.key + "_low"), high = column(spec.key + "_high");
+          return function (cell, index) {
+            cell.textContent = common.percent(list.value(index));
+            if (low && high) cell.append(" ", range("(" + common.interval(low.value(index), high.value(index)) + ")"));
+          };
         case "model":
           return function (cell, index) {
             var anchor = cell.firstElementChild;
@@ -956,10 +976,11 @@
     }
 
     // Download these rows: the chosen suite's matching rows, family by family in the order shown, as
-    // the build writes leaderboard.csv (the published fields in the schema's order).
-    var CSV_FIELDS = data.published;
+    // the build writes leaderboard.csv (the published fields in the schema's order, then the figures).
+    // Then how sure each row's rank is, as uncertainty.json holds it (data.figures).
+    var CSV_FIELDS = data.published.concat(data.figures || []);
     var FLOATS = {};
-    columns.forEach(function (column) { if (column.kind === "percent") FLOATS[column.key] = true; });
+    (data.floats || []).forEach(function (name) { FLOATS[name] = true; });
 
     function download() {
       if (!groups[selected][0] || groups[selected][0].stale) { computeMatch(); regroup(); }
