@@ -422,7 +422,7 @@ def say(message):
 
 # What `make test` adds to what building needs (requirements-test.lock; pyproject.toml's test extra),
 # by the name each is imported by: the test suite and the benchmark need every one.
-TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml")
+TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml", "statsmodels")
 
 
 def require_test_packages(task_name):

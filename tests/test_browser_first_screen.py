@@ -228,7 +228,7 @@ def test_rows_laid_out_as_cards_are_still_rows_of_cells_under_their_column_heade
     assert '- columnheader "Leakage %"' in tree and '- columnheader "Recall %"' in tree
     assert '- rowheader "OpenMed/OpenMed-PII-Arabic-BigMed-Large-560M-v1-onnx-android frontier"' in tree
     # The card's labels and units are shown, not spoken: a cell's name is its value alone.
-    assert '- cell "0.00"' in tree and '- cell "96.12"' in tree and "Leakage 0.00" not in tree
+    assert '- cell "0.00 (0.00–13.80)"' in tree and '- cell "96.12"' in tree and "Leakage 0.00" not in tree
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

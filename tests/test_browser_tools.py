@@ -346,7 +346,8 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
         swatches = page.eval_on_selector_all(f"#suite-{suite} .shades .swatch", "ss => ss.map(s => getComputedStyle(s).backgroundColor)")
         assert fills == swatches and all(fill not in ("none", "rgba(0, 0, 0, 0)") for fill in fills)
     show_tab(page, "#suite-alpha-tab")
-    boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; })"
+    # Where each mark is on the page (focusing the filter may scroll it into view).
+    boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x + scrollX, b.y + scrollY, b.width, b.height]; })"
     before = page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes)
     page.fill("#filter", "pii-small")
     dimmed = page.eval_on_selector_all("svg .dimmed", "ms => ms.map(m => Number(m.getAttribute('data-row')))")

@@ -93,7 +93,7 @@ def test_the_index_holds_one_suite_its_best_rows_the_top_rows_of_its_first_famil
     assert len(found["families"]) == 12 and len(found["tabled"]) == tables and len(found["headings"]) == 2
     assert all(family.count("<tr data-row=") == rows for family in found["tabled"])
     # The suite's best rows first, ranks 1 to 5 of the suite; the empty table the script copies holds none.
-    assert [re.search(r"<td>(\d+)<th>", row).group(1) for row in found["top"]] == [str(n) for n in range(1, top + 1)]
+    assert [re.search(r"<td>(\d+) <span class=\"range\">", row).group(1) for row in found["top"]] == [str(n) for n in range(1, top + 1)]
     assert len(found["rows"]) == top + rows * tables
     assert all('<p class="family-all"><a href="./suite/suite-suite-01/' in family for family in found["families"])
     assert found["shades"] and found["marks"] and len(found["charts"]) == 1  # the grid's shades and the frontier's marks

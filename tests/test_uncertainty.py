@@ -307,8 +307,9 @@ def test_the_clinical_notes_table_writes_each_rank_range_and_leakage_interval(bu
     page = (bundled_site / "index.html").read_text(encoding="utf-8")
     panel = page[page.index('<section class="panel" id="suite-clinical-notes"'):]
     panel = panel[:panel.index("</section>")]
+    families = panel[panel.index('<div class="families"'):]
     cells = [[text_of(cell) for cell in re.split(r"<t[dh]>", row)[2:6:3]]
-             for row in re.findall(r'<tr data-row="\d+">(.*?)(?=<tr|</tbody>)', panel, re.S)]
+             for row in re.findall(r'<tr data-row="\d+">(.*?)(?=<tr|</tbody>)', families, re.S)]
 
     # Family by family (NER, then PII): the rank and its range; the leakage and its interval.
     assert cells == [["6 (1–6)", "7.31 (1.87–24.53)"], ["1 (1–6)", "0.00 (0.00–13.80)"], ["2 (1–6)", "0.34 (0.00–14.38)"],

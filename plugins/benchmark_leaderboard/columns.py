@@ -38,16 +38,17 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     # A checkbox that picks the row for comparing; shown only where the script runs.
     Column("select", "Compare", "select", sortable=False, width=2.25, card="Compare "),
-    # The row's rank in its suite, then the best and worst its leakage interval allows: "3 (1–7)".
-    Column("rank", "Rank", "rank", width=2.2, line=1, card="#", ranks=3),
+    # The row's rank in its suite, then the best and worst its leakage interval allows: "3 (1–7)"
+    # (in a table, the range under the rank; on a card, beside it).
+    Column("rank", "Rank", "rank", width=2.2, line=1, card="#", ranks=2),
     # The frontier mark (a row of its suite's Pareto frontier) is shown in this cell. A long name
     # wraps at its own breaks (after "-"), and anywhere if it must: it is never cut.
     Column("model_name", "Model", "model", searched=True, line=1),
     # A suite's top holds rows of every family: it names each row's (the family tables are headed by theirs).
     Column("model_family", "Family", "text", width=5.5, card="Family ", tables=("top",)),
     Column("device", "Device", "text", searched=True, width=5.5),
-    # The leakage, then its 95% interval: "0.34 (0.10–2.31)".
-    Column("leakage", "Leakage %", "interval", width=9, line=2, card="Leakage "),
+    # The leakage, then its 95% interval: "0.34 (0.10–2.31)" (in a table, the interval under it).
+    Column("leakage", "Leakage %", "interval", width=6, line=2, card="Leakage "),
     Column("recall", "Recall %", "percent", width=5, line=2, card="Recall "),
     Column("f1", "F1 %", "percent", width=5, card="F1 "),
     # The report's fixture count, marked "thin" below LEADERBOARD_THIN_EVIDENCE.
@@ -72,10 +73,10 @@ CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for colum
 TOP_CELLS: tuple[tuple[str, int], ...] = tuple((column.kind, column.index) for column in TOP_COLUMNS)
 # The model column takes what is left of a table at least this much wider than the other columns
 # (Table.width); a table whose box is narrower than that lays its rows out as cards.
-MODEL_MIN_WIDTH = 12.5
+MODEL_MIN_WIDTH = 12
 # A digit's advance, in rem, at the most in a rank cell's fonts (tabular figures, DejaVu Sans's
 # 0.636em: at .875rem the rank's, at .75rem its range's): a column writing ranks is wider by this
-# much a digit of the largest suite's ranks.
+# much a digit of the largest suite's ranks (Column.ranks: the most it writes on a line).
 RANK_DIGIT = 0.55
 
 

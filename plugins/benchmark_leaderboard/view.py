@@ -209,6 +209,7 @@ class ReportDetails:
     rank_in_suite: int
     rank_in_family: int
     row_count: int
+    suite_anchor: str  # its suite's anchor (the suite's CSV is named by it)
     suite_home: str  # the URL within the site of the row's suite's page (suite_home)
     fixture_count: Any
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
@@ -311,6 +312,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
+        suite_anchor=suite_anchor,
         suite_home=suite_home(suite_anchor, suite_number == 0),
         fixture_count=filled.fixture_count,
         thin_evidence=thin_evidence,
