@@ -253,10 +253,21 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
     if previous is None and os.path.isfile(os.path.join(output_dir, PREVIOUS_COPY)):
         previous = os.path.join(output_dir, PREVIOUS_COPY)
         say(f"verify: comparing with the previous leaderboard it keeps, {release.one_line(previous)}")
+    # At the pages branch's root, the feed lists every kept release: it is made again from releases/.
+    kept = None
+    if release.RELEASES in ignored:
+        try:
+            kept = release.kept_releases_in(os.path.join(output_dir, release.RELEASES))
+        except (release.KeptReleaseError, OSError) as error:
+            raise Exit(f"verify: the root's feed cannot be made again: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch, \
             previous_leaderboard("verify", previous) as previous_path:
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest, previous_path)
+        if kept is not None:
+            release.seal_root(fresh, kept, runner.pelican_settings(PUBLISH_SETTINGS, {}))
+            say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
+                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}")
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
@@ -280,8 +291,8 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
 def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
     """Keep a release render on the gh-pages branch for good, one commit per release.
 
-    At releases/<tag>/, the latest release (the highest version) at the root, and releases/index.html
-    listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
+    At releases/<tag>/, the latest release (the highest version) at the root with the feed of every
+    release (feeds/releases.atom.xml), and releases/index.html listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
     refused)."""
     refuse_bad_tag(release_tag)
     with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
@@ -295,7 +306,8 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
         settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
         try:
             kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
-                                               lambda releases: release.release_list_page(releases, settings))
+                                               lambda releases: release.release_list_page(releases, settings),
+                                               lambda releases: release.root_feed(releases, settings))
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
@@ -338,7 +350,8 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
     refuse_bad_tag(release_tag)
     site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
     extra = {"SITEURL": release.release_site_url(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous,
-             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}"}
+             "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{release.RELEASE_LIST}",
+             "LEADERBOARD_SITE_ROOT": site_url.rstrip("/")}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)
 

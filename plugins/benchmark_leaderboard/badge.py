@@ -1,0 +1,216 @@
+"""Badges: a small SVG per suite and model, ``badge/<suite anchor>/<model>.svg``, that a model card
+embeds to show the model's standing in that suite, linked to its report page.
+
+A badge shows the model's best row of the newest release it has in the suite (``badge_rows``): its
+leakage, its rank in the suite and the suite's row count (as ``leaderboard.json`` orders the
+suite's rows), and the release, e.g. ``PHI leakage · golden | 0.34% · #2 of 7 · v3.1.0``. The
+address stays the same from release to release (``badge_path``), so a model card that embeds the
+site's badge follows each new release, while a release render's badge is that release's, frozen.
+
+Its boxes are as wide as its text, summed from a fixed table of character advances measured once
+from DejaVu Sans (``badge_widths.json``, made by ``leaderboard_tools.badge_widths``): no font is
+read at build time. Everything a badge prints is worked out here (``badge_of``), ready to print,
+and ``theme/templates/badge.svg`` only writes it out, like a table cell: a few hundred bytes each."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from array import array
+from typing import Any, NamedTuple, Sequence
+
+from markupsafe import Markup, escape
+
+from .versions import version_key
+from .view import percent
+
+BADGES = "badge/"
+TEMPLATE = "badge.svg"
+
+
+class Style(NamedTuple):
+    """How every badge is drawn, declared once: the template prints these, and the widths below
+    are computed at ``font_size``. The colours pass WCAG AA for their text (tests/test_badges.py):
+    white on the label's grey (6.6:1) and on the value's blue, the site's accent (7.1:1)."""
+
+    height: int
+    font_size: int
+    baseline: int  # the text's y, from the top
+    padding: int  # on each side of a text, in px
+    font_family: str
+    label_fill: str
+    value_fill: str
+    text_fill: str
+
+
+STYLE = Style(height=20, font_size=11, baseline=14, padding=6, font_family="DejaVu Sans,Verdana,Geneva,sans-serif",
+              label_fill="#555e69", value_fill="#0a58a8", text_fill="#ffffff")
+LABEL = "PHI leakage"
+SEPARATOR = " \u00b7 "  # a middle dot between the parts of a text
+
+
+def _load_table() -> tuple[int, int, dict[str, int]]:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "badge_widths.json"), encoding="utf-8") as handle:
+        table = json.load(handle)
+    return table["units_per_em"], table["fallback"], {chr(int(code, 16)): width for code, width in table["advances"].items()}
+
+
+UNITS_PER_EM, FALLBACK, _MEASURED = _load_table()
+
+
+class _Advances(dict):
+    """Each character's advance in the font's units: the measured ones, and for any other a rule
+    (``advance``), worked out once a character."""
+
+    def __missing__(self, char: str) -> int:
+        width = self[char] = advance(char)
+        return width
+
+
+def advance(char: str) -> int:
+    """A character's advance in font units: measured, or as wide as the em for a wide East Asian
+    character, none for a combining mark, and as wide as the table's fallback (an M) otherwise."""
+    if char in _MEASURED:
+        return _MEASURED[char]
+    if unicodedata.combining(char):
+        return 0
+    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else FALLBACK
+
+
+_ADVANCES = _Advances(_MEASURED)
+
+
+def text_width(text: str) -> int:
+    """The width of ``text`` at the badge's font size, in tenths of a pixel (rounded half up)."""
+    units = sum(map(_ADVANCES.__getitem__, text))
+    return (units * STYLE.font_size * 20 + UNITS_PER_EM) // (2 * UNITS_PER_EM)
+
+
+# XML 1.0 has no place for most control characters, even escaped: a badge shows U+FFFD for them.
+_NOT_XML = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 cannot hold (and every other control character, a
+    badge being one line) replaced by U+FFFD."""
+    return text if text.isprintable() else _NOT_XML.sub("\ufffd", text)
+
+
+class Badge(NamedTuple):
+    """One badge, ready to print: its texts escaped for XML and HTML (``Markup``), its layout (whole
+    pixels for the boxes, tenths of a pixel for the texts' centres and lengths, written as
+    decimals), its words, and what a report page's snippets say of it."""
+
+    path: str  # where it is written, relative to the site (also its URL: only URL-safe characters)
+    label: Markup
+    value: Markup
+    title: Markup  # the badge in words: its <title>, aria-label, and the report page's alt text
+    width: int
+    label_box: int
+    value_box: int
+    label_x: str
+    value_x: str
+    label_length: str
+    value_length: str
+    # A model card's alt text, figures aside (they follow each release), as a report page shows it
+    # in its snippets: escaped for Markdown's brackets, and for an HTML attribute, then for the page.
+    alt_markdown: Markup
+    alt_html: Markup
+
+
+def _tenths(value: int) -> str:
+    return f"{value // 10}.{value % 10}"
+
+
+_MARKDOWN_ALT = str.maketrans({"\\": "\\\\", "[": "\\[", "]": "\\]"})
+
+
+def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, suite_rows: int, release_tag: str,
+             rank_range: str | None = None) -> Badge:
+    """The badge at ``path`` of ``model_name`` in ``suite``: its row's ``leakage``, ``rank`` in the
+    suite of ``suite_rows`` rows, and ``release_tag``. ``rank_range`` (such as ``1–4``), when a
+    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``."""
+    suite_shown, model_shown, tag_shown = xml_text(suite), xml_text(model_name), xml_text(release_tag)
+    shown = percent(leakage)
+    ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
+    label = LABEL + SEPARATOR + suite_shown
+    value = SEPARATOR.join((f"{shown}%", f"#{ranked} of {suite_rows}", tag_shown))
+    title = (f"{model_shown} on {suite_shown}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
+             f"of {suite_rows} in the suite, release {tag_shown}")
+    alt = f"{LABEL} of {model_shown} on {suite_shown}"
+    label_length, value_length = text_width(label), text_width(value)
+    padding = 2 * STYLE.padding
+    label_box = -(-label_length // 10) + padding
+    value_box = -(-value_length // 10) + padding
+    return Badge(path, escape(label), escape(value), escape(title), label_box + value_box, label_box, value_box,
+                 _tenths(label_box * 5), _tenths(label_box * 10 + value_box * 5), _tenths(label_length),
+                 _tenths(value_length), escape(alt.translate(_MARKDOWN_ALT)), escape(str(escape(alt))))
+
+
+def svg_variables(badge: Badge) -> dict[str, Any]:
+    """What ``badge.svg`` is rendered with: the badge's fields and the style's, as its only variables."""
+    return {**badge._asdict(), **_STYLE_VARIABLES}
+
+
+_STYLE_VARIABLES = STYLE._asdict()
+
+
+def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
+    """For each row (in ranking order), the index of its suite and model's badge row: the first
+    (best) of the model's rows in that suite whose release tag is the newest it has there (in
+    version order, then by the tag's text)."""
+    orders: dict[str, tuple[Any, str]] = {}
+    best: dict[tuple[int, str], tuple[tuple[Any, str], int]] = {}
+    for index, row in enumerate(rows):
+        tag = row.release_tag
+        order = orders.get(tag)
+        if order is None:
+            order = orders[tag] = (version_key(tag), tag)
+        key = (suite_of[index], row.model_name)
+        found = best.get(key)
+        if found is None or order > found[0]:
+            best[key] = (order, index)
+    return array("q", (best[(suite_of[index], row.model_name)][1] for index, row in enumerate(rows)))
+
+
+# -- Where a badge is written --------------------------------------------------------------------
+
+# A model name whose badge path is the name itself: folders of letters, digits, "_" and "-", and a
+# last part that may hold dots as well (Hugging Face's "org/name-v1.5").
+_PLAIN = re.compile(r"(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9._-]+")
+_FOLDER_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_FILE_SAFE = _FOLDER_SAFE | {"."}
+# The longest part of a path a file system is sure to hold (255 bytes, less ".svg"), and the
+# longest name kept readable; a longer one is written by its digest.
+_MOST_PART = 250
+_MOST_NAME = 1000
+
+
+def _encoded(part: str, safe: frozenset[str]) -> str:
+    """``part`` of a model name with every character not in ``safe`` written as ``~`` and two
+    upper-case hex digits a byte of its UTF-8 (``~`` itself too: ``~7E``); an empty part is ``~``."""
+    if not part:
+        return "~"
+    return "".join(char if char in safe else "".join(f"~{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   for char in part)
+
+
+def badge_path(anchor: str, model_name: str) -> str:
+    """Where the badge of ``model_name`` in the suite of ``anchor`` is written, relative to the
+    site: ``badge/<anchor>/<model>.svg``, the model's parts (split at ``/``) as folders. Its
+    characters are letters, digits, ``.``, ``_``, ``-``, ``~`` and ``/`` only, so the path is
+    its own URL. One name, one path, and two names never share one: a folder never holds a dot
+    (so no folder is ``.`` or ``..`` or a file's name), any other character is encoded
+    (``_encoded``), and a name too long for that is written as ``~~`` and its SHA-256, which no
+    encoding makes (``~~`` occurs in none)."""
+    if len(model_name) <= _MOST_PART and _PLAIN.fullmatch(model_name):
+        return f"{BADGES}{anchor}/{model_name}.svg"
+    *folders, last = model_name.split("/")
+    parts = [_encoded(folder, _FOLDER_SAFE) for folder in folders] + [_encoded(last, _FILE_SAFE)]
+    if max(map(len, parts)) > _MOST_PART or sum(map(len, parts)) > _MOST_NAME:
+        digest = hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"{BADGES}{anchor}/~~{digest}.svg"
+    return f"{BADGES}{anchor}/{'/'.join(parts)}.svg"
