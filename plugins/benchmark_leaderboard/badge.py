@@ -161,19 +161,25 @@ _STYLE_VARIABLES = STYLE._asdict()
 def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
     """For each row (in ranking order), the index of its suite and model's badge row: the first
     (best) of the model's rows in that suite whose release tag is the newest it has there (in
-    version order, then by the tag's text)."""
+    version order, then by the tag's text). What it keeps meanwhile is a dict a suite from the
+    model's name (the row's own text) to an index: a few bytes a row."""
     orders: dict[str, tuple[Any, str]] = {}
-    best: dict[tuple[int, str], tuple[tuple[Any, str], int]] = {}
+
+    def order(tag: str) -> tuple[Any, str]:
+        found = orders.get(tag)
+        if found is None:
+            found = orders[tag] = (version_key(tag), tag)
+        return found
+
+    best: dict[int, dict[str, int]] = {}
     for index, row in enumerate(rows):
-        tag = row.release_tag
-        order = orders.get(tag)
-        if order is None:
-            order = orders[tag] = (version_key(tag), tag)
-        key = (suite_of[index], row.model_name)
-        found = best.get(key)
-        if found is None or order > found[0]:
-            best[key] = (order, index)
-    return array("q", (best[(suite_of[index], row.model_name)][1] for index, row in enumerate(rows)))
+        models = best.get(suite_of[index])
+        if models is None:
+            models = best[suite_of[index]] = {}
+        found = models.setdefault(row.model_name, index)
+        if found != index and order(row.release_tag) > order(rows[found].release_tag):
+            models[row.model_name] = index
+    return array("q", (best[suite_of[index]][row.model_name] for index, row in enumerate(rows)))
 
 
 # -- Where a badge is written --------------------------------------------------------------------
