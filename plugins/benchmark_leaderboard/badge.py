@@ -20,12 +20,13 @@ import os
 import re
 import unicodedata
 from array import array
+from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
 from markupsafe import Markup, escape
 
 from .versions import version_key
-from .view import percent
+from .view import escaped, percent
 
 BADGES = "badge/"
 TEMPLATE = "badge.svg"
@@ -107,7 +108,7 @@ class Badge(NamedTuple):
     path: str  # where it is written, relative to the site (also its URL: only URL-safe characters)
     label: Markup
     value: Markup
-    title: Markup  # the badge in words: its <title>, aria-label, and the report page's alt text
+    title: Markup  # the badge in words: its <title> (whose role is an image's), and the report page's alt text
     width: int
     label_box: int
     value_box: int
@@ -116,7 +117,8 @@ class Badge(NamedTuple):
     label_length: str
     value_length: str
     # A model card's alt text, figures aside (they follow each release), as a report page shows it
-    # in its snippets: escaped for Markdown's brackets, and for an HTML attribute, then for the page.
+    # in its snippets: escaped for the page, and for Markdown's brackets; escaped for an HTML
+    # attribute, then for the page.
     alt_markdown: Markup
     alt_html: Markup
 
@@ -125,37 +127,64 @@ def _tenths(value: int) -> str:
     return f"{value // 10}.{value % 10}"
 
 
-_MARKDOWN_ALT = str.maketrans({"\\": "\\\\", "[": "\\[", "]": "\\]"})
+_MARKDOWN_SPECIAL = ("\\", "[", "]")
+
+
+def _markdown_alt(text: str) -> str:
+    """``text`` as the alt text of a Markdown image: its backslashes and brackets escaped."""
+    if any(char in text for char in _MARKDOWN_SPECIAL):
+        for char in _MARKDOWN_SPECIAL:
+            text = text.replace(char, "\\" + char)
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _label(suite_shown: str) -> tuple[Markup, int, int]:
+    """A suite's label, the same on each of its badges: escaped, its text's width (tenths of a
+    pixel), and its box (whole pixels)."""
+    label = LABEL + SEPARATOR + suite_shown
+    length = text_width(label)
+    return escape(label), length, -(-length // 10) + 2 * STYLE.padding
 
 
 def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, suite_rows: int, release_tag: str,
              rank_range: str | None = None) -> Badge:
     """The badge at ``path`` of ``model_name`` in ``suite``: its row's ``leakage``, ``rank`` in the
     suite of ``suite_rows`` rows, and ``release_tag``. ``rank_range`` (such as ``1–4``), when a
-    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``."""
-    suite_shown, model_shown, tag_shown = xml_text(suite), xml_text(model_name), xml_text(release_tag)
+    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``.
+
+    Each text is made of its parts escaped once (the model's name here, the suite's and the tag's
+    from the store of escaped text), as a badge is made for every report of an archive: escaping
+    for HTML leaves Markdown's backslashes and brackets as they are, so the Markdown alt text is
+    escaped for Markdown after it."""
+    suite_shown, tag_shown = xml_text(suite), xml_text(release_tag)
+    model = escape(xml_text(model_name))
+    suite_html, tag_html = escaped(suite_shown), escaped(tag_shown)
     shown = percent(leakage)
     ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
-    label = LABEL + SEPARATOR + suite_shown
-    value = SEPARATOR.join((f"{shown}%", f"#{ranked} of {suite_rows}", tag_shown))
-    title = (f"{model_shown} on {suite_shown}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
-             f"of {suite_rows} in the suite, release {tag_shown}")
-    alt = f"{LABEL} of {model_shown} on {suite_shown}"
-    label_length, value_length = text_width(label), text_width(value)
-    padding = 2 * STYLE.padding
-    label_box = -(-label_length // 10) + padding
-    value_box = -(-value_length // 10) + padding
-    return Badge(path, escape(label), escape(value), escape(title), label_box + value_box, label_box, value_box,
-                 _tenths(label_box * 5), _tenths(label_box * 10 + value_box * 5), _tenths(label_length),
-                 _tenths(value_length), escape(alt.translate(_MARKDOWN_ALT)), escape(str(escape(alt))))
+    ranked_html = escape(ranked) if rank_range else ranked
+    label, label_length, label_box = _label(suite_shown)
+    value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
+    value_length = text_width(value)
+    value_box = -(-value_length // 10) + 2 * STYLE.padding
+    title = (f"{model} on {suite_html}: leaks {shown}% of protected text (PHI leakage), rank {ranked_html} "
+             f"of {suite_rows} in the suite, release {tag_html}")
+    alt = f"{LABEL} of {model} on {suite_html}"
+    return Badge(path, label, Markup(f"{shown}%{SEPARATOR}#{ranked_html} of {suite_rows}{SEPARATOR}{tag_html}"),
+                 Markup(title), label_box + value_box, label_box, value_box, _tenths(label_box * 5),
+                 _tenths(label_box * 10 + value_box * 5), _tenths(label_length), _tenths(value_length),
+                 Markup(_markdown_alt(alt)), escape(alt))
 
 
 def svg_variables(badge: Badge) -> dict[str, Any]:
     """What ``badge.svg`` is rendered with: the badge's fields and the style's, as its only variables."""
-    return {**badge._asdict(), **_STYLE_VARIABLES}
+    variables = _STYLE_VARIABLES.copy()
+    variables.update(zip(_FIELDS, badge))
+    return variables
 
 
 _STYLE_VARIABLES = STYLE._asdict()
+_FIELDS = Badge._fields
 
 
 def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
