@@ -422,11 +422,20 @@ def _badge(job: _PageJob, index: int) -> Badge:
                     row.leakage, board.standing.in_suite[index], job.suite_rows[suite_number], row.release_tag)
 
 
+# The context each process renders its badges in, made once: a badge's own variables are its
+# parent. badge.svg assigns nothing, and its autoescape block restores what it changes, so that
+# what one badge leaves in the context is nothing; a context a badge would cost as much as its text.
+_badge_context: list[Any] = []
+
+
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
     """A badge's SVG, rendered like a table cell: its template with its own few variables only."""
     template = job.badge_template
-    return template.environment.concat(
-        template.root_render_func(template.new_context(svg_variables(badge), shared=True))).encode("utf-8")
+    if not _badge_context or _badge_context[0][0] is not template:
+        _badge_context[:] = [(template, template.new_context({}, shared=True))]
+    context = _badge_context[0][1]
+    context.parent = svg_variables(badge)
+    return template.environment.concat(template.root_render_func(context)).encode("utf-8")
 
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
