@@ -255,10 +255,21 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
     if previous is None and os.path.isfile(os.path.join(output_dir, PREVIOUS_COPY)):
         previous = os.path.join(output_dir, PREVIOUS_COPY)
         say(f"verify: comparing with the previous leaderboard it keeps, {release.one_line(previous)}")
+    # At the pages branch's root, the feed lists every kept release: it is made again from releases/.
+    kept = None
+    if release.RELEASES in ignored:
+        try:
+            kept = release.kept_releases_in(os.path.join(output_dir, release.RELEASES))
+        except (release.KeptReleaseError, OSError) as error:
+            raise Exit(f"verify: the root's feed cannot be made again: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch, \
             previous_leaderboard("verify", previous) as previous_path:
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest, previous_path)
+        if kept is not None:
+            release.seal_root(fresh, kept, runner.pelican_settings(PUBLISH_SETTINGS, {}))
+            say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
+                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}")
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
@@ -283,8 +294,8 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
 def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", branch="gh-pages", push=None, previous=None):
     """Keep a release render on the gh-pages branch for good, one commit per release.
 
-    At releases/<tag>/, the latest release (the highest version) at the root, and releases/index.html
-    listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
+    At releases/<tag>/, the latest release (the highest version) at the root with the feed of every
+    release (feeds/releases.atom.xml), and releases/index.html listing them all. A release already kept is never rewritten (the same bytes: no commit; other bytes:
     refused)."""
     refuse_bad_tag(release_tag)
     try:  # the repository and its branch first: nothing is rendered for a branch that cannot take it
@@ -302,7 +313,8 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
         settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
         try:
             kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
-                                               lambda releases: release.release_list_page(releases, settings))
+                                               lambda releases: release.release_list_page(releases, settings),
+                                               lambda releases: release.root_feed(releases, settings))
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
@@ -422,7 +434,8 @@ def say(message):
 
 # What `make test` adds to what building needs (requirements-test.lock; pyproject.toml's test extra),
 # by the name each is imported by: the test suite and the benchmark need every one.
-TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml", "statsmodels")
+TEST_PACKAGES = ("pytest", "playwright", "axe_playwright_python", "openmed", "yaml", "statsmodels", "lxml", "feedparser",
+                 "fontTools")
 
 
 def require_test_packages(task_name):

@@ -227,6 +227,9 @@ def install() -> None:
     generator.csv_pieces = timed_generator("CSVs", generator.csv_pieces)
     generator.metric_leaves = timed("compare: metric leaves", generator.metric_leaves)
     generator.metrics_script = timed("compare: script", generator.metrics_script)
+    generator.badge_rows = timed("build: badge rows", generator.badge_rows)
+    generator._badge = timed("badge: layout (texts, widths, escaping)", generator._badge)
+    generator._badge_svg = timed("badge: SVG template", generator._badge_svg)
     writer.SiteWriter.write = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write)
     writer.SiteWriter.write_pieces = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write_pieces)
     writer._holds = timed("writer: compare with the previous render (kernel)", writer._holds)
@@ -309,6 +312,8 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("report: files' kernel work (open, write, close)", ("reports|writer: open, write, close (kernel)",)),
     ("report: compare with the previous render", ("reports|writer: compare with the previous render (kernel)",)),
     ("report: the rest (concat, encode, digest, loop)", ("reports|reports: rest", "reports|encode pieces")),
+    ("badge: layout (texts, widths, escaping)", ("reports|badge: layout (texts, widths, escaping)",)),
+    ("badge: SVG template", ("reports|badge: SVG template",)),
     ("table rows: index render", ("index|render: leaderboard",)),
     ("table rows: family pages", ("pages|render: family_page",)),
     ("table rows: index and family pages, writing and rest",
@@ -323,7 +328,8 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("build: start-up (interpreter, imports)", ("own|build: start-up (interpreter, imports)",)),
     ("build: read map (fork, results)", ("own|build: read map (fork, results)",)),
     ("build: rank, group, document check", ("own|build: rank, group, document check",)),
-    ("build: board view, charts, history", ("own|build: board view, charts", "own|build: history", "own|build: changes")),
+    ("build: board view, charts, history, badge rows", ("own|build: board view, charts", "own|build: history",
+                                                        "own|build: changes", "own|build: badge rows")),
     ("build: write map (fork, results)", ("own|build: write map (fork, results)",)),
     ("build: announce (content_written)", ("own|build: announce (content_written)",)),
     ("build: generate_context and generate_output, rest", ("own|build: generate_context, rest",

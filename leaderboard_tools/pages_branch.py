@@ -1,11 +1,12 @@
 """Commit to a branch (gh-pages) with plain git, without touching the repository's checked-out files,
 index or current branch: a folder as the branch's whole tree (``commit_folder``), or a release kept
-for good beside the others (``commit_release``: ``releases/<tag>/``, the latest at the root, and the
-list of releases). ``python -m leaderboard_tools.pages_branch latest-release REF`` prints the latest
+for good beside the others (``commit_release``: ``releases/<tag>/``, the latest at the root, the
+list of releases, and at the root the feed of every release). ``python -m leaderboard_tools.pages_branch latest-release REF`` prints the latest
 release a pages branch keeps (the workflow compares a new release with it)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -14,12 +15,14 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable
 
-from benchmark_leaderboard.changes import CHANGES_PAGE, UnusableInput, parse_leaderboard
+from benchmark_leaderboard.changes import PREVIOUS_COPY
+from benchmark_leaderboard.feed import FEED_PATH
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 
 from . import exits
-from .release import (MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, ReleaseSummary, kept_release_path, latest_release,
-                      one_line, release_summary)
+from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, KeptRelease, KeptReleaseError,
+                      ReleaseSummary, kept_release, kept_release_path, latest_release, one_line, release_summary,
+                      replace_checksum)
 
 # Bytes in the commit exactly as in the folder, whatever the user's git configuration says.
 _GIT = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fileMode=true"]
@@ -92,10 +95,13 @@ class Kept:
 
 
 def commit_release(repository: str, folder: str, release_tag: str, branch: str, message: str,
-                   list_page: Callable[[list[ReleaseSummary]], bytes]) -> Kept:
+                   list_page: Callable[[list[ReleaseSummary]], bytes],
+                   root_feed: Callable[[list[KeptRelease]], bytes] | None = None) -> Kept:
     """Keep the release render in ``folder`` at ``releases/<release_tag>/`` on ``branch``, beside
     the releases the tip keeps, in a new commit whose root is the latest release (the highest
-    version) and whose ``releases/index.html`` is ``list_page`` of every kept release.
+    version) and whose ``releases/index.html`` is ``list_page`` of every kept release. Given
+    ``root_feed``, the root's ``feeds/releases.atom.xml`` is ``root_feed`` of every kept release,
+    in place of the latest's own, and the root's ``SHA256SUMS`` covers it.
 
     A release the tip keeps already is never rewritten: the same bytes again change nothing (no
     commit when nothing else changed either), other bytes raise ``ReleaseRewritten``. The tip's
@@ -120,9 +126,15 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         _git(repository, "read-tree", trees[latest], env=env)
         for tag in sorted(trees):
             _git(repository, "read-tree", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
-        summaries = [_summary(repository, tag, tree) for tag, tree in sorted(trees.items())]
-        blob = _git(repository, "hash-object", "-w", "--stdin", input_bytes=list_page(summaries)).stdout.strip()
-        _git(repository, "update-index", "--add", "--cacheinfo", f"100644,{blob},{RELEASE_LIST}", env=env)
+        releases = [_kept(repository, tag, tree) for tag, tree in sorted(trees.items())]
+        summaries = [release_summary(item.release_tag, item.leaderboard, item.has_changes) for item in releases]
+        _add_blob(repository, RELEASE_LIST, list_page(summaries), env)
+        if root_feed is not None:
+            feed = root_feed(releases)
+            _add_blob(repository, FEED_PATH, feed, env)
+            sums = _git_bytes(repository, "cat-file", "blob", f"{trees[latest]}:{CHECKSUMS}").decode("utf-8", "surrogateescape")
+            _add_blob(repository, CHECKSUMS, replace_checksum(sums, FEED_PATH, hashlib.sha256(feed).hexdigest()).encode(
+                "utf-8", "surrogateescape"), env)
         if parent is not None:
             _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
@@ -147,9 +159,16 @@ def kept_releases(repository: str, commit: str) -> dict[str, str]:
     return kept
 
 
-def _summary(repository: str, release_tag: str, tree: str) -> ReleaseSummary:
-    """A kept release's line in the list, read from its tree: its marker must name it, its
-    leaderboard.json must be a schema v1 leaderboard."""
+def _add_blob(repository: str, path: str, data: bytes, env: dict[str, str]) -> None:
+    """Put ``data`` at ``path`` in the index of ``env`` (a regular file)."""
+    blob = _git(repository, "hash-object", "-w", "--stdin", input_bytes=data).stdout.strip()
+    _git(repository, "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=env)
+
+
+def _kept(repository: str, release_tag: str, tree: str) -> KeptRelease:
+    """A kept release, read from its tree: its marker must name it, its leaderboard.json (and the
+    previous leaderboard it keeps, when it was published with a changes page) must be schema v1
+    leaderboards."""
     where = kept_release_path(release_tag)
     marker = _git(repository, "cat-file", "blob", f"{tree}:{MARKER}", check=False)
     try:
@@ -159,12 +178,12 @@ def _summary(repository: str, release_tag: str, tree: str) -> ReleaseSummary:
     if recorded != release_tag:
         raise PagesBranchError(f"{where} is not the render of {release_tag} (its {MARKER} says otherwise or is missing)")
     data = _git_bytes(repository, "cat-file", "blob", f"{tree}:leaderboard.json")
+    has_previous = _git(repository, "cat-file", "-e", f"{tree}:{PREVIOUS_COPY}", check=False).returncode == 0
+    previous = _git_bytes(repository, "cat-file", "blob", f"{tree}:{PREVIOUS_COPY}") if has_previous else None
     try:
-        leaderboard = parse_leaderboard(data, f"{where}/leaderboard.json")
-    except UnusableInput as error:
+        return kept_release(release_tag, data, previous, where)
+    except KeptReleaseError as error:
         raise PagesBranchError(str(error)) from None
-    has_changes = _git(repository, "cat-file", "-e", f"{tree}:{CHANGES_PAGE}", check=False).returncode == 0
-    return release_summary(release_tag, leaderboard, has_changes)
 
 
 def checked_out_in(repository: str, ref: str) -> str | None:

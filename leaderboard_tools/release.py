@@ -1,8 +1,10 @@
 """Release renders: the tag rule, the render's marker, SHA256SUMS, comparing a published folder with a fresh
-render, and the kept releases of the pages branch (their permanent address, the latest, the release list).
+render, and the kept releases of the pages branch (their permanent address, the latest, the release list,
+and the root's feed of every kept release).
 
-Reading a folder (``tree_digests``, ``release_marker_problem``), sealing one and rendering the release list
-with the theme's template are the only I/O here; everything else takes data and returns data."""
+Reading a folder (``tree_digests``, ``release_marker_problem``, ``kept_releases_in``), sealing one (a
+release render, or the branch's root) and rendering the release list and the feed with the theme's
+templates are the only I/O here; everything else takes data and returns data."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
+from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
+from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
@@ -234,10 +238,12 @@ def release_settings(site_url: str, release_tag: str) -> dict[str, str]:
     so that each page's canonical link and og:url name the address its sitemap lists, the one a
     citation keeps. The copy of the latest release at the site's root is the same bytes, so it
     names the latest release's own address: search engines find the latest release there. The
-    navigation's Releases link leads to the list at the root."""
+    navigation's Releases link leads to the list at the root, and every page's feed link to the
+    feed of every release there."""
     address = release_site_url(site_url, release_tag)
     return {"SITEURL": address, "CANONICAL_URL": address,
-            "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{RELEASE_LIST}"}
+            "LEADERBOARD_RELEASE_LIST_URL": f"{site_url.rstrip('/')}/{RELEASE_LIST}",
+            "LEADERBOARD_SITE_ROOT": site_url.rstrip("/")}
 
 
 def kept_release_path(release_tag: str) -> str:
@@ -266,19 +272,143 @@ def release_summary(release_tag: str, leaderboard: dict, has_changes: bool) -> R
                           leaderboard["row_count"], has_changes)
 
 
-def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> bytes:
-    """``releases/index.html``: every release, newest first in version order, rendered with the
-    theme's ``releases.html`` (plain Jinja2 with the theme's loader and the site's Jinja options;
-    ``settings`` are the release render's Pelican settings, whose SITEURL is the site's root)."""
+def theme_environment(settings: dict):
+    """Plain Jinja2 with the theme's loader, the site's Jinja options and the theme's filters: what
+    renders the pages branch's own files (``settings`` are a release render's Pelican settings)."""
     import jinja2
 
-    ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(settings["THEME"], "templates")),
                                      **settings.get("JINJA_ENVIRONMENT", {}))
     environment.filters.update(TEMPLATE_FILTERS)
-    template = environment.get_template(RELEASE_LIST_TEMPLATE)
+    return environment
+
+
+def site_feed_url(settings: dict) -> str:
+    """The address of the feed of every release, at the site's root (the branch's root)."""
+    return f"{settings['SITEURL'].rstrip('/')}/{FEED_PATH}"
+
+
+def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> bytes:
+    """``releases/index.html``: every release, newest first in version order, rendered with the
+    theme's ``releases.html`` (``theme_environment``; ``settings`` are the release render's Pelican
+    settings, whose SITEURL is the site's root). Its head links the feed at the root."""
+    ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
+    template = theme_environment(settings).get_template(RELEASE_LIST_TEMPLATE)
     names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,
                            latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
-                           RELEASES=RELEASES)
+                           RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings))
     return html.encode("utf-8")
+
+
+# -- The root's feed: every kept release, each compared with the leaderboard before it ---------------
+
+
+@dataclass(frozen=True)
+class KeptRelease:
+    """What the root's feed reads of a kept release: its leaderboard.json and, when it was published
+    with a changes page, the previous leaderboard it keeps (``changes/previous-leaderboard.json``),
+    each parsed and checked."""
+
+    release_tag: str
+    leaderboard: dict
+    previous: dict | None
+
+    @property
+    def has_changes(self) -> bool:
+        return self.previous is not None
+
+
+class KeptReleaseError(Exception):
+    """A kept release cannot be read; the message is one line for the user."""
+
+
+def kept_release(release_tag: str, leaderboard: bytes, previous: bytes | None, where: str) -> KeptRelease:
+    """A kept release from the bytes of its ``leaderboard.json`` and of the previous leaderboard it
+    keeps (None: it has none), each checked against the published schema; ``where`` names its folder."""
+    try:
+        return KeptRelease(release_tag, parse_leaderboard(leaderboard, f"{where}/leaderboard.json"),
+                           None if previous is None else parse_leaderboard(previous, f"{where}/{PREVIOUS_COPY}"))
+    except UnusableInput as error:
+        raise KeptReleaseError(str(error)) from None
+
+
+def kept_releases_in(folder: str) -> list[KeptRelease]:
+    """The releases a clone of the pages branch keeps in ``folder`` (its ``releases/``): each folder
+    named like a release tag, read as ``kept_release``; in version order."""
+    found = []
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if RELEASE_TAG.fullmatch(name) is None or not os.path.isdir(path) or os.path.islink(path):
+            continue
+        where = f"{RELEASES}/{name}"
+        try:
+            with open(os.path.join(path, "leaderboard.json"), "rb") as handle:
+                leaderboard = handle.read()
+            previous_path = os.path.join(path, *PREVIOUS_COPY.split("/"))
+            previous = None
+            if os.path.isfile(previous_path):
+                with open(previous_path, "rb") as handle:
+                    previous = handle.read()
+        except OSError as error:
+            raise KeptReleaseError(f"cannot read {one_line(where)}: {error.strerror or error}") from None
+        found.append(kept_release(name, leaderboard, previous, where))
+    return sorted(found, key=lambda kept: version_order(kept.release_tag))
+
+
+def root_feed(kept: Iterable[KeptRelease], settings: dict) -> bytes:
+    """``feeds/releases.atom.xml`` at the pages branch's root: an entry per kept release, newest first,
+    each compared with the previous leaderboard it keeps (what its changes page shows, and so what
+    its own feed's entry says), or, kept without one, with the kept release before it in version
+    order (the first with nothing: every row added). ``settings`` are a release render's Pelican
+    settings, whose SITEURL is the site's root. The kept releases alone decide it: ``invoke verify``
+    makes it again from a clone's ``releases/``."""
+    site_url = settings["SITEURL"].rstrip("/")
+    entries = []
+    before: KeptRelease | None = None
+    for release in sorted(kept, key=lambda item: version_order(item.release_tag)):
+        previous = release.previous if release.previous is not None else (before.leaderboard if before else None)
+        compared_with = previous if previous is not None else {"rows": []}
+        diff = compare(compared_with, release.leaderboard)
+        page = changes_page(diff, release.leaderboard, compared_with, b"", release.release_tag, 1)
+        latest_run = max(row["run_date"] for row in release.leaderboard["rows"])
+        entries.append(release_entry(page, latest_run, release_site_url(site_url, release.release_tag),
+                                     has_changes_page=release.has_changes, first=previous is None))
+        before = release
+    template = theme_environment(settings).get_template(CONTENT_TEMPLATE)
+    return feed_bytes(entries, template, site_name=settings.get("SITENAME", ""), feed_id=f"{TAG}:releases",
+                      link=f"{site_url}/{RELEASE_LIST}", feed_url=site_feed_url(settings),
+                      language=settings.get("DEFAULT_LANG") or "en")
+
+
+def replace_checksum(sums: str, path: str, digest: str) -> str:
+    """``SHA256SUMS`` text (``sha256sums_text``) with the line of ``path`` holding ``digest``,
+    added in its place when there was none: the same text as ``sha256sums_text`` of the files with
+    that one changed."""
+    lines = sums.splitlines(keepends=True)
+    kept = [line for line in lines if _sums_path(line) != path]
+    kept.append(sha256sums_text({path: digest}))
+    return "".join(sorted(kept, key=_sums_path))
+
+
+def _sums_path(line: str) -> str:
+    """The path a line of ``sha256sums_text`` names, as it is (escaped lines read back)."""
+    if not line.startswith("\\"):
+        return line[66:].rstrip("\n")
+    escaped = line[67:].rstrip("\n")
+    return escaped.replace("\\\\", "\0").replace("\\n", "\n").replace("\\r", "\r").replace("\0", "\\")
+
+
+def seal_root(folder: str, kept: Iterable[KeptRelease], settings: dict) -> None:
+    """Make the release render in ``folder`` the pages branch's root it is published as: the feed of
+    every kept release (``root_feed``) in place of its own, and its ``SHA256SUMS`` covering that feed."""
+    data = root_feed(kept, settings)
+    feed = os.path.join(folder, *FEED_PATH.split("/"))
+    os.makedirs(os.path.dirname(feed), exist_ok=True)
+    with open(feed, "wb") as handle:
+        handle.write(data)
+    sums = os.path.join(folder, CHECKSUMS)
+    with open(sums, encoding="utf-8", errors="surrogateescape", newline="") as handle:
+        text = handle.read()
+    with open(sums, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
+        handle.write(replace_checksum(text, FEED_PATH, hashlib.sha256(data).hexdigest()))

@@ -210,7 +210,8 @@ def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(s
     other = run_invoke(*verify, "--output-dir", "after", "--previous", "alone", cwd=root)
     assert other.returncode == 1
     assert other.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
-                                         "changed: changes/previous-leaderboard.json"] + [
+                                         "changed: changes/previous-leaderboard.json",
+                                         "changed: feeds/releases.atom.xml"] + [
         f"changed: report/{path}" for path in sorted((A[0], B[0], C[0]))]
 
 

@@ -4,6 +4,7 @@ releases/index.html listing them all; `invoke verify` checks a kept release and 
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import os
@@ -17,6 +18,7 @@ import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
+from benchmark_leaderboard.feed import FEED_PATH
 from leaderboard_tools import release, runner
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
@@ -105,10 +107,17 @@ def test_each_release_is_kept_in_its_folder_and_the_root_holds_the_highest_versi
         f"Publish the benchmark leaderboard {tag}" for tag in ("v1.0.1", "v1.1.0", "v1.0.0")]
     assert git(pages.repository, "ls-tree", "--name-only", tip, "releases/").split() == [
         "releases/index.html", "releases/v1.0.0", "releases/v1.0.1", "releases/v1.1.0"]
-    # The root is v1.1.0 (not v1.0.1, published last), byte for byte, beside releases/.
+    # The root is v1.1.0 (not v1.0.1, published last), byte for byte, beside releases/, but for the feed
+    # of every kept release in place of v1.1.0's own, and the checksum of that feed.
     files = pages.files(tip)
     root = {name: data for name, data in files.items() if not name.startswith("releases/")}
-    assert root == pages.files(tip, "releases/v1.1.0")
+    kept = pages.files(tip, "releases/v1.1.0")
+    own = (FEED_PATH, release.CHECKSUMS)
+    assert {name: data for name, data in root.items() if name not in own} == \
+        {name: data for name, data in kept.items() if name not in own}
+    assert root[FEED_PATH].count(b"<entry>") == 3 and kept[FEED_PATH].count(b"<entry>") == 1
+    assert root[release.CHECKSUMS].decode() == release.replace_checksum(
+        kept[release.CHECKSUMS].decode(), FEED_PATH, hashlib.sha256(root[FEED_PATH]).hexdigest())
     assert header(root[release.MARKER]) == release.marker_bytes("v1.1.0")
     # Each kept release is its own render: its links lead into its own folder.
     for tag in ARCHIVES:

@@ -13,6 +13,7 @@ import pytest
 from conftest import ROOT, run_invoke
 from tasks_support import git, small_archive
 
+from benchmark_leaderboard.feed import FEED_PATH
 from leaderboard_tools import pages_branch, release
 
 IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
@@ -56,13 +57,21 @@ def branch_files(repository: Path, ref: str) -> dict[str, bytes]:
                                  check=True).stdout for name in names if name}
 
 
+# What the branch's root holds of its own in place of the latest release's: the feed of every kept
+# release and the checksums that cover it (tests/test_feed.py).
+ROOTS_OWN = (FEED_PATH, release.CHECKSUMS)
+
+
 def tree_bytes(root: Path) -> dict[str, bytes]:
-    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+    """A render's files, but for those the branch's root holds of its own."""
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*"))
+            if path.is_file() and path.relative_to(root).as_posix() not in ROOTS_OWN}
 
 
 def root_of(files: dict[str, bytes]) -> dict[str, bytes]:
-    """The branch's root without its releases/ (every kept release and their list: tests/test_releases.py)."""
-    return {name: data for name, data in files.items() if not name.startswith("releases/")}
+    """The branch's root without its releases/ (every kept release and their list: tests/test_releases.py)
+    and its own feed and checksums."""
+    return {name: data for name, data in files.items() if not name.startswith("releases/") and name not in ROOTS_OWN}
 
 
 def test_one_commit_per_release_naming_its_tag(tmp_path, archive, repository):

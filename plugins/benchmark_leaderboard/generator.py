@@ -7,9 +7,10 @@ what the pages show beyond its rows (frontier, sizes, charts); it writes nothing
 running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
 processes leaderboard.json, uncertainty.json, the page's data file and its chunks for compare, the
 CSV downloads, the compare page, the index, each other suite's page and its panel as a script (for
-the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies and pages, each page
-rendered with the context as it is then (other plugins may have added to it); the changes pages of a
-build given a previous leaderboard; then it announces every HTML page with ``content_written`` and
+the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies
+and pages (with the badge of each suite and model, ``badge``), each page rendered with the context
+as it is then (other plugins may have added to it); the changes pages and the feed of a build given
+a previous leaderboard (``feed``); then it announces every HTML page with ``content_written`` and
 its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
 not, and writes the render's marker last."""
 
@@ -31,8 +32,10 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
+from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, svg_variables
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
+from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
@@ -55,9 +58,10 @@ ROW_CHUNKS = "rows/"
 COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/")
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/",
+               BADGES)
 # Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
-OWN_FILES = (CHANGES_PAGE,)
+OWN_FILES = (CHANGES_PAGE, FEED_PATH)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,19 @@ class LeaderboardGenerator(Generator):
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
                                      self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
+        # A build compared with a previous leaderboard writes the feed of its release (one entry);
+        # a release render's pages link the feed of every release at the site's root instead.
+        site_url = self.settings.get("SITEURL") or ""
+        self.feed: FeedEntry | None = None
+        if self.changes is not None:
+            self.feed = release_entry(self.changes, self.view.latest_run, site_url)
+        self.context["leaderboard_feed_path"] = FEED_PATH if self.feed is not None else None
+        self.context["leaderboard_feed_url"] = f"{self.options.site_root}/{FEED_PATH}" if self.options.site_root else None
+        # Each row's suite and model has one badge, made of its best row of the newest release it
+        # has in the suite; a report page shows its model's, with snippets under the absolute SITEURL.
+        self.badge_rows = badge_rows(self.leaderboard.rows, self.leaderboard.standing.suite_of)
+        self.context["leaderboard_site_url"] = site_url.rstrip("/")
+        self.context["badge_style"] = STYLE
         # Every HTML page this build writes, as Pelican page objects (made as they are read): what
         # other plugins iterate, and what content_written carries for each page.
         self.pages = LeaderboardPages(self.leaderboard, _board_pages(self.leaderboard, self.view, self.changes,
@@ -145,7 +162,9 @@ class LeaderboardGenerator(Generator):
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
                        self.env.get_template("panel.js"),
                        tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
-                       dict(self.context), self.settings["RELATIVE_URLS"], site, self.pages)
+                       dict(self.context), self.settings["RELATIVE_URLS"], site, self.pages,
+                       self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
+                       tuple(suite.row_count for suite in board.suites))
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -160,6 +179,12 @@ class LeaderboardGenerator(Generator):
         if self.changes is not None:
             written += _write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
                                       self.changes)
+        if self.feed is not None:
+            site_url = self.context["leaderboard_site_url"]
+            written.append(site.write(FEED_PATH, feed_bytes(
+                [self.feed], self.env.get_template(CONTENT_TEMPLATE), site_name=self.settings.get("SITENAME", ""),
+                feed_id=f"{self.feed.id}/feed", link=self.feed.link, feed_url=f"{site_url}/{FEED_PATH}",
+                language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         files = self._render_files(written)
@@ -185,8 +210,12 @@ class LeaderboardGenerator(Generator):
         render did not write (someone else's) stops the build before anything is written."""
         root = self.output_path
         paths = [place.save_as for place in self.pages.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
-        for row in self.leaderboard.rows:
+        paths += [FEED_PATH] if self.feed is not None else []
+        board = self.leaderboard
+        for index, row in enumerate(board.rows):
             paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
+            if self.badge_rows[index] == index:
+                paths.append(badge_path(board.suites[board.standing.suite_of[index]].anchor, row.model_name))
         clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
         if clashes:
             raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
@@ -249,6 +278,9 @@ class _PageJob:
     relative_urls: bool
     site: SiteWriter
     pages: LeaderboardPages
+    badge_template: Any
+    badge_rows: Any  # for each row, the index of its suite and model's badge row (badge.badge_rows)
+    suite_rows: tuple[int, ...]  # each suite's row count
 
 
 def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
@@ -404,9 +436,38 @@ def _chrome(job: _PageJob, save_as: str) -> _Chrome:
     return _Chrome(*(Markup(_rendered(job, template, save_as)) for template in job.chrome_templates))
 
 
-def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
-    """The canonical copy and the page of each row at ``indices``."""
+def _badge(job: _PageJob, index: int) -> Badge:
+    """The badge the row at ``index`` stands for (its suite and model's, when it is their badge row)."""
     board = job.board
+    row = board.rows[index]
+    suite_number = board.standing.suite_of[index]
+    sure = board.uncertainty
+    return badge_of(badge_path(board.suites[suite_number].anchor, row.model_name), row.suite, row.model_name,
+                    row.leakage, board.standing.in_suite[index], job.suite_rows[suite_number], row.release_tag,
+                    f"{sure.best[index]}–{sure.worst[index]}")
+
+
+# The context each process renders its badges in, made once: a badge's own variables are its
+# parent. badge.svg assigns nothing, and its autoescape block restores what it changes, so that
+# what one badge leaves in the context is nothing; a context a badge would cost as much as its text.
+_badge_context: list[Any] = []
+
+
+def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
+    """A badge's SVG, rendered like a table cell: its template with its own few variables only."""
+    template = job.badge_template
+    if not _badge_context or _badge_context[0][0] is not template:
+        _badge_context[:] = [(template, template.new_context({}, shared=True))]
+    context = _badge_context[0][1]
+    context.parent = svg_variables(badge)
+    return template.environment.concat(template.root_render_func(context)).encode("utf-8")
+
+
+def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
+    """The canonical copy and the page of each row at ``indices``, and the badge of each that is
+    its suite and model's badge row."""
+    board = job.board
+    badge_rows = job.badge_rows
     written: list[str] = []
     folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
     neighbours = Neighbours(board.rows, board.standing.in_suite, board.uncertainty)
@@ -423,6 +484,10 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
                                      hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
                                      uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours)
+            badge_index = badge_rows[index]
+            badge = _badge(job, badge_index)
+            if badge_index == index:
+                written.append(job.site.write(badge.path, _badge_svg(job, badge)))
             page = job.pages.report(index)
             save_as = page.save_as
             template = job.report_template
@@ -432,7 +497,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             if folder not in folders:
                 folders[folder] = (_relative_site_url(save_as), _chrome(job, save_as))
             site_url, chrome = folders[folder]
-            local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome)
+            local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome, badge=badge)
             if job.relative_urls:
                 local["SITEURL"] = local["localsiteurl"] = site_url
             html = template.environment.concat(template.root_render_func(context))

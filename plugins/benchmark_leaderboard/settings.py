@@ -36,6 +36,11 @@ DEFAULTS: dict[str, Any] = {
     # every page's navigation: set by a release render (invoke publish, gh-pages), which knows where it
     # is published; a plain local build knows of no list and links none.
     "LEADERBOARD_RELEASE_LIST_URL": None,
+    # The address of the site's root on the pages branch, where the latest release is and the feed of
+    # every release (feeds/releases.atom.xml): set by a release render (invoke publish, gh-pages). Its
+    # pages link that feed, and its report pages name the badge there, which follows each new release.
+    # A plain local build knows of none: it links its own feed, when it writes one.
+    "LEADERBOARD_SITE_ROOT": None,
     # Rows whose report has fewer fixtures than this are marked as thin evidence.
     "LEADERBOARD_THIN_EVIDENCE": 10,
     # A family's rows are on static pages of this many rows each (suite/<anchor>/<family>/<page>.html),
@@ -70,6 +75,7 @@ class Options:
     workers: int
     previous_render: str | None
     previous_leaderboard: str | None
+    site_root: str | None
     thin_evidence: int
     page_rows: int
     index_rows: int
@@ -97,6 +103,7 @@ def options(settings: dict[str, Any]) -> Options:
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
         previous_leaderboard=path("LEADERBOARD_PREVIOUS_LEADERBOARD"),
+        site_root=value["LEADERBOARD_SITE_ROOT"].rstrip("/") if value["LEADERBOARD_SITE_ROOT"] else None,
         thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],
         page_rows=value["LEADERBOARD_PAGE_ROWS"],
         index_rows=value["LEADERBOARD_INDEX_ROWS"],

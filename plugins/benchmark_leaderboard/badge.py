@@ -1,0 +1,251 @@
+"""Badges: a small SVG per suite and model, ``badge/<suite anchor>/<model>.svg``, that a model card
+embeds to show the model's standing in that suite, linked to its report page.
+
+A badge shows the model's best row of the newest release it has in the suite (``badge_rows``): its
+leakage, its rank in the suite and the suite's row count (as ``leaderboard.json`` orders the
+suite's rows), and the release, e.g. ``PHI leakage · golden | 0.34% · #2 of 7 · v3.1.0``. The
+address stays the same from release to release (``badge_path``), so a model card that embeds the
+site's badge follows each new release, while a release render's badge is that release's, frozen.
+
+Its boxes are as wide as its text, summed from a fixed table of character advances measured once
+from DejaVu Sans (``badge_widths.json``, made by ``leaderboard_tools.badge_widths``): no font is
+read at build time. Everything a badge prints is worked out here (``badge_of``), ready to print,
+and ``theme/templates/badge.svg`` only writes it out, like a table cell: a few hundred bytes each."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from array import array
+from functools import lru_cache
+from typing import Any, NamedTuple, Sequence
+
+from markupsafe import Markup, escape
+
+from .versions import version_order
+from .view import escaped, percent
+
+BADGES = "badge/"
+TEMPLATE = "badge.svg"
+
+
+class Style(NamedTuple):
+    """How every badge is drawn, declared once: the template prints these, and the widths below
+    are computed at ``font_size``. The colours pass WCAG AA for their text (tests/test_badges.py):
+    white on the label's grey (6.6:1) and on the value's blue, the site's accent (7.1:1)."""
+
+    height: int
+    font_size: int
+    baseline: int  # the text's y, from the top
+    padding: int  # on each side of a text, in px
+    font_family: str
+    label_fill: str
+    value_fill: str
+    text_fill: str
+
+
+STYLE = Style(height=20, font_size=11, baseline=14, padding=6, font_family="DejaVu Sans,Verdana,Geneva,sans-serif",
+              label_fill="#555e69", value_fill="#0a58a8", text_fill="#ffffff")
+LABEL = "PHI leakage"
+SEPARATOR = " \u00b7 "  # a middle dot between the parts of a text
+
+
+def _load_table() -> tuple[int, int, dict[str, int]]:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "badge_widths.json"), encoding="utf-8") as handle:
+        table = json.load(handle)
+    return table["units_per_em"], table["fallback"], {chr(int(code, 16)): width for code, width in table["advances"].items()}
+
+
+UNITS_PER_EM, FALLBACK, _MEASURED = _load_table()
+
+
+class _Advances(dict):
+    """Each character's advance in the font's units: the measured ones, and for any other a rule
+    (``advance``), worked out once a character."""
+
+    def __missing__(self, char: str) -> int:
+        width = self[char] = advance(char)
+        return width
+
+
+def advance(char: str) -> int:
+    """A character's advance in font units: measured, or as wide as the em for a wide East Asian
+    character, none for a combining mark, and as wide as the table's fallback (an M) otherwise."""
+    if char in _MEASURED:
+        return _MEASURED[char]
+    if unicodedata.combining(char):
+        return 0
+    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else FALLBACK
+
+
+_ADVANCES = _Advances(_MEASURED)
+
+
+def text_width(text: str) -> int:
+    """The width of ``text`` at the badge's font size, in tenths of a pixel (rounded half up)."""
+    units = sum(map(_ADVANCES.__getitem__, text))
+    return (units * STYLE.font_size * 20 + UNITS_PER_EM) // (2 * UNITS_PER_EM)
+
+
+# XML 1.0 has no place for most control characters, even escaped: a badge shows U+FFFD for them.
+_NOT_XML = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with every character XML 1.0 cannot hold (and every other control character, a
+    badge being one line) replaced by U+FFFD."""
+    return text if text.isprintable() else _NOT_XML.sub("\ufffd", text)
+
+
+class Badge(NamedTuple):
+    """One badge, ready to print: its texts escaped for XML and HTML (``Markup``), its layout (whole
+    pixels for the boxes, tenths of a pixel for the texts' centres and lengths, written as
+    decimals), its words, and what a report page's snippets say of it."""
+
+    path: str  # where it is written, relative to the site (also its URL: only URL-safe characters)
+    label: Markup
+    value: Markup
+    title: Markup  # the badge in words: its <title> (whose role is an image's), and the report page's alt text
+    width: int
+    label_box: int
+    value_box: int
+    label_x: str
+    value_x: str
+    label_length: str
+    value_length: str
+    # A model card's alt text, figures aside (they follow each release), as a report page shows it
+    # in its snippets: escaped for the page, and for Markdown's brackets; escaped for an HTML
+    # attribute, then for the page.
+    alt_markdown: Markup
+    alt_html: Markup
+
+
+def _tenths(value: int) -> str:
+    return f"{value // 10}.{value % 10}"
+
+
+_MARKDOWN_SPECIAL = ("\\", "[", "]")
+
+
+def _markdown_alt(text: str) -> str:
+    """``text`` as the alt text of a Markdown image: its backslashes and brackets escaped."""
+    if any(char in text for char in _MARKDOWN_SPECIAL):
+        for char in _MARKDOWN_SPECIAL:
+            text = text.replace(char, "\\" + char)
+    return text
+
+
+@lru_cache(maxsize=1024)
+def _label(suite_shown: str) -> tuple[Markup, int, int]:
+    """A suite's label, the same on each of its badges: escaped, its text's width (tenths of a
+    pixel), and its box (whole pixels)."""
+    label = LABEL + SEPARATOR + suite_shown
+    length = text_width(label)
+    return escape(label), length, -(-length // 10) + 2 * STYLE.padding
+
+
+def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, suite_rows: int, release_tag: str,
+             rank_range: str | None = None) -> Badge:
+    """The badge at ``path`` of ``model_name`` in ``suite``: its row's ``leakage``, ``rank`` in the
+    suite of ``suite_rows`` rows, and ``release_tag``. ``rank_range`` (such as ``1–4``), when a
+    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``.
+
+    Each text is made of its parts escaped once (the model's name here, the suite's and the tag's
+    from the store of escaped text), as a badge is made for every report of an archive: escaping
+    for HTML leaves Markdown's backslashes and brackets as they are, so the Markdown alt text is
+    escaped for Markdown after it."""
+    suite_shown, tag_shown = xml_text(suite), xml_text(release_tag)
+    model = escape(xml_text(model_name))
+    suite_html, tag_html = escaped(suite_shown), escaped(tag_shown)
+    shown = percent(leakage)
+    ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
+    ranked_html = escape(ranked) if rank_range else ranked
+    label, label_length, label_box = _label(suite_shown)
+    value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
+    value_length = text_width(value)
+    value_box = -(-value_length // 10) + 2 * STYLE.padding
+    title = (f"{model} on {suite_html}: leaks {shown}% of protected text (PHI leakage), rank {ranked_html} "
+             f"of {suite_rows} in the suite, release {tag_html}")
+    alt = f"{LABEL} of {model} on {suite_html}"
+    return Badge(path, label, Markup(f"{shown}%{SEPARATOR}#{ranked_html} of {suite_rows}{SEPARATOR}{tag_html}"),
+                 Markup(title), label_box + value_box, label_box, value_box, _tenths(label_box * 5),
+                 _tenths(label_box * 10 + value_box * 5), _tenths(label_length), _tenths(value_length),
+                 Markup(_markdown_alt(alt)), escape(alt))
+
+
+def svg_variables(badge: Badge) -> dict[str, Any]:
+    """What ``badge.svg`` is rendered with: the badge's fields and the style's, as its only variables."""
+    variables = _STYLE_VARIABLES.copy()
+    variables.update(zip(_FIELDS, badge))
+    return variables
+
+
+_STYLE_VARIABLES = STYLE._asdict()
+_FIELDS = Badge._fields
+
+
+def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
+    """For each row (in ranking order), the index of its suite and model's badge row: the first
+    (best) of the model's rows in that suite whose release tag is the newest it has there (in
+    version order, then by the tag's text). What it keeps meanwhile is a dict a suite from the
+    model's name (the row's own text) to an index: a few bytes a row."""
+    orders: dict[str, tuple[Any, str]] = {}
+
+    def order(tag: str) -> tuple[Any, str]:
+        found = orders.get(tag)
+        if found is None:
+            found = orders[tag] = version_order(tag)
+        return found
+
+    best: dict[int, dict[str, int]] = {}
+    for index, row in enumerate(rows):
+        models = best.get(suite_of[index])
+        if models is None:
+            models = best[suite_of[index]] = {}
+        found = models.setdefault(row.model_name, index)
+        if found != index and order(row.release_tag) > order(rows[found].release_tag):
+            models[row.model_name] = index
+    return array("q", (best[suite_of[index]][row.model_name] for index, row in enumerate(rows)))
+
+
+# -- Where a badge is written --------------------------------------------------------------------
+
+# A model name whose badge path is the name itself: folders of letters, digits, "_" and "-", and a
+# last part that may hold dots as well (Hugging Face's "org/name-v1.5").
+_PLAIN = re.compile(r"(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9._-]+")
+_FOLDER_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_FILE_SAFE = _FOLDER_SAFE | {"."}
+# The longest part of a path a file system is sure to hold (255 bytes, less ".svg"), and the
+# longest name kept readable; a longer one is written by its digest.
+_MOST_PART = 250
+_MOST_NAME = 1000
+
+
+def _encoded(part: str, safe: frozenset[str]) -> str:
+    """``part`` of a model name with every character not in ``safe`` written as ``~`` and two
+    upper-case hex digits a byte of its UTF-8 (``~`` itself too: ``~7E``); an empty part is ``~``."""
+    if not part:
+        return "~"
+    return "".join(char if char in safe else "".join(f"~{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                   for char in part)
+
+
+def badge_path(anchor: str, model_name: str) -> str:
+    """Where the badge of ``model_name`` in the suite of ``anchor`` is written, relative to the
+    site: ``badge/<anchor>/<model>.svg``, the model's parts (split at ``/``) as folders. Its
+    characters are letters, digits, ``.``, ``_``, ``-``, ``~`` and ``/`` only, so the path is
+    its own URL. One name, one path, and two names never share one: a folder never holds a dot
+    (so no folder is ``.`` or ``..`` or a file's name), any other character is encoded
+    (``_encoded``), and a name too long for that is written as ``~~`` and its SHA-256, which no
+    encoding makes (``~~`` occurs in none)."""
+    if len(model_name) <= _MOST_PART and _PLAIN.fullmatch(model_name):
+        return f"{BADGES}{anchor}/{model_name}.svg"
+    *folders, last = model_name.split("/")
+    parts = [_encoded(folder, _FOLDER_SAFE) for folder in folders] + [_encoded(last, _FILE_SAFE)]
+    if max(map(len, parts)) > _MOST_PART or sum(map(len, parts)) > _MOST_NAME:
+        digest = hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"{BADGES}{anchor}/~~{digest}.svg"
+    return f"{BADGES}{anchor}/{'/'.join(parts)}.svg"
