@@ -100,20 +100,24 @@ def test_each_suite_and_model_has_one_badge_with_the_figures_of_leaderboard_json
     expected = expected_badges(site)
     anchors = {suite: "suite-" + suite for suite in ("golden", "clinical")}
     files = badges_of(site)
+    sure = json.loads((site / "uncertainty.json").read_text(encoding="utf-8"))["rows"]
     assert len(files) == len(expected) == 8
     for (suite, model), (row, position, count) in expected.items():
         path = badge.badge_path(anchors[suite], model)
         label, value, title = texts(files[path])
         shown = badge.xml_text(model)
+        # The rank with the best and worst rank its leakage interval allows (uncertainty.json).
+        figures = sure[row["report_path"]]
+        ranked = f"{position} ({figures['suite_rank_best']}–{figures['suite_rank_worst']})"
         assert label == f"PHI leakage · {suite}"
-        assert value == f"{percent(row['leakage'])}% · #{position} of {count} · {row['release_tag']}"
+        assert value == f"{percent(row['leakage'])}% · #{ranked} of {count} · {row['release_tag']}"
         assert title == (f"{shown} on {suite}: leaks {percent(row['leakage'])}% of protected text (PHI leakage), "
-                         f"rank {position} of {count} in the suite, release {row['release_tag']}")
+                         f"rank {ranked} of {count} in the suite, release {row['release_tag']}")
     # model-a on golden: v1.1.0's best row (cuda, 8%), not v1.0.0's better leakage; model-b: v1.1.0, not its
     # release candidate; on clinical, its own row.
-    assert texts(files["badge/suite-golden/OpenMed/model-a.svg"])[1] == "8.00% · #4 of 10 · v1.1.0"
-    assert texts(files["badge/suite-golden/OpenMed/model-b.svg"])[1] == "5.00% · #3 of 10 · v1.1.0"
-    assert texts(files["badge/suite-clinical/OpenMed/model-a.svg"])[1] == "3.00% · #1 of 1 · v1.0.0"
+    assert texts(files["badge/suite-golden/OpenMed/model-a.svg"])[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"
+    assert texts(files["badge/suite-golden/OpenMed/model-b.svg"])[1] == "5.00% · #3 (1–10) of 10 · v1.1.0"
+    assert texts(files["badge/suite-clinical/OpenMed/model-a.svg"])[1] == "3.00% · #1 (1–1) of 1 · v1.0.0"
 
 
 def test_a_badge_is_small_plain_svg_that_says_itself_in_words(site):
@@ -297,6 +301,6 @@ def test_the_readmes_badge_is_the_bundled_archives(tmp_path):
     assert result.returncode == 0, result.stderr
     shown = "badge/suite-clinical-notes/OpenMed/OpenMed-PII-SuperClinical-Large-434M-v1-mlx.svg"
     assert (ROOT / "docs" / "badge.svg").read_bytes() == (tmp_path / "site" / shown).read_bytes()
-    assert f"![PHI leakage · clinical-notes | 0.34% · #2 of 6 · v3.1.0](docs/badge.svg)" in (ROOT / "README.md").read_text(
+    assert f"![PHI leakage · clinical-notes | 0.34% · #2 (1–6) of 6 · v3.1.0](docs/badge.svg)" in (ROOT / "README.md").read_text(
         encoding="utf-8")
-    assert texts((ROOT / "docs" / "badge.svg").read_bytes())[:2] == ("PHI leakage · clinical-notes", "0.34% · #2 of 6 · v3.1.0")
+    assert texts((ROOT / "docs" / "badge.svg").read_bytes())[:2] == ("PHI leakage · clinical-notes", "0.34% · #2 (1–6) of 6 · v3.1.0")
