@@ -13,6 +13,8 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .problems import BuildFailed, Problem
 
 # An object with one of these keys is a report candidate even when its name does not say so.
@@ -120,17 +122,33 @@ def nesting_depth(data: bytes) -> int:
 
 
 _BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# Text that may hold an integer orjson reads otherwise than json (beyond 64 bits, 19 digits or more).
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def parse(data: bytes, path: str) -> tuple[Any, Problem | None]:
-    """The JSON value of one file's bytes, or the problem that stops it from being read."""
+    """The JSON value of one file's bytes, or the problem that stops it from being read.
+
+    The value is json's: orjson reads it where it reads it the same, several times faster; a file
+    orjson refuses (not UTF-8, NaN, 1e400, a lone surrogate escape, invalid JSON) or may read
+    otherwise (a run of 19 digits or more: orjson reads an integer beyond 64 bits as a float) is read
+    by json, which also words every problem."""
+    # Counting brackets is cheap; only a file with many is measured exactly.
+    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and nesting_depth(data) > MAX_DEPTH:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
+        return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
+    if _LONG_NUMBER.search(data) is None:
+        try:
+            return orjson.loads(data), None
+        except orjson.JSONDecodeError:
+            pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
-    # Counting brackets is cheap; only a file with many is measured exactly.
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and nesting_depth(data) > MAX_DEPTH:
-        return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     try:
         return json.loads(text), None
     except json.JSONDecodeError as error:
