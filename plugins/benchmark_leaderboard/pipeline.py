@@ -12,7 +12,6 @@ with the build's own process instead of being copied into each of them."""
 
 from __future__ import annotations
 
-import json
 import sys
 from array import array
 from contextlib import contextmanager
