@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from .canonical import outside_strings
 from .problems import BuildFailed, Problem
 
 # An object with one of these keys is a report candidate even when its name does not say so.
@@ -122,7 +123,8 @@ def nesting_depth(data: bytes) -> int:
 
 
 _BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
-# Text that may hold an integer orjson reads otherwise than json (beyond 64 bits, 19 digits or more).
+# Text outside strings that may hold an integer orjson reads otherwise than json (beyond 64 bits, 19
+# digits or more).
 _LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
@@ -152,7 +154,8 @@ def json_value(data: bytes) -> Any:
     reads it the same, several times faster; text orjson refuses (not UTF-8, NaN, 1e400, a lone
     surrogate escape, invalid JSON) or may read otherwise (a run of 19 digits or more: orjson reads
     an integer beyond 64 bits as a float) is read by json, which also words every problem."""
-    if _LONG_NUMBER.search(data) is None:
+    bare = outside_strings(data)
+    if bare is not None and _LONG_NUMBER.search(bare) is None:
         try:
             return orjson.loads(data)
         except orjson.JSONDecodeError:

@@ -10,19 +10,34 @@ slower way, so the bytes are always json's."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
 
 _ORJSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
-# A value orjson may spell otherwise than json: a number holding an exponent, one below 1e-4 written
-# out ("0.00001", json's "1e-05"), one of 17 digits or more before any point (json switches to an
-# exponent at 1e16), and null (NaN and the infinities come out of orjson as null). In indented JSON
-# every value stands at the start of a line (an item of an array) or after '": ' (a value of an
-# object); a string that happens to hold such text at such a place only sends its document the
-# slower way.
-_RESPELLED = re.compile(rb'(?m)(?:^ *|": )(?:null|-?(?:[0-9][0-9.]*[eE]|0\.0000|[0-9]{17}))')
+# What orjson may spell otherwise than json, outside the strings of its indented text (where every
+# letter is a literal's): a number with an exponent (json's "1e-05" is orjson's "0.00001" or a
+# "1.5e-7"), one below 1e-4 written out ("0.00001"), and null (NaN and the infinities come out of
+# orjson as null). Numbers of 16 integer digits or more take an exponent in both, as json writes them.
+_LITERALS_TEXT = (b"true", b"false")
+
+
+def outside_strings(text: bytes) -> bytes | None:
+    """JSON text without its strings (what lies between their quotes), or None when a string holds
+    an escaped quote, which this cannot tell from a string's end (the caller then takes the slow way)."""
+    if b'\\"' in text:
+        return None
+    return b"".join(text.split(b'"')[::2])
+
+
+def _respelled(text: bytes) -> bool:
+    """Whether orjson's indented ``text`` may differ from json's (see above)."""
+    bare = outside_strings(text)
+    if bare is None:
+        return True
+    for literal in _LITERALS_TEXT:
+        bare = bare.replace(literal, b"")
+    return b"e" in bare or b"E" in bare or b"null" in bare or b"0.0000" in bare
 
 
 def report_copy(payload: Any) -> bytes:
@@ -42,7 +57,7 @@ def canonical(document: Any) -> bytes:
     except (orjson.JSONEncodeError, TypeError):
         pass
     else:
-        if _RESPELLED.search(text) is None:
+        if not _respelled(text):
             return text + b"\n"
     try:
         parts: list[str] = []
