@@ -32,7 +32,7 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
-from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, svg_variables
+from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
@@ -451,20 +451,25 @@ def _badge(job: _PageJob, index: int) -> Badge:
                     f"{sure.best[index]}–{sure.worst[index]}")
 
 
-# The context each process renders its badges in, made once: a badge's own variables are its
-# parent. badge.svg assigns nothing, and its autoescape block restores what it changes, so that
-# what one badge leaves in the context is nothing; a context a badge would cost as much as its text.
-_badge_context: list[Any] = []
+# A process's badges: their template rendered once, with a placeholder for each of a badge's
+# fields (shapes.PageShapes: badge.svg has no choices), and every badge filled in from it.
+_badge_shapes: list[Any] = []
 
 
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
-    """A badge's SVG, rendered like a table cell: its template with its own few variables only."""
+    """A badge's SVG: badge.svg, rendered with the style every badge shares and the badge's fields."""
     template = job.badge_template
-    if not _badge_context or _badge_context[0][0] is not template:
-        _badge_context[:] = [(template, template.new_context({}, shared=True))]
-    context = _badge_context[0][1]
-    context.parent = svg_variables(badge)
-    return template.environment.concat(template.root_render_func(context)).encode("utf-8")
+    if not _badge_shapes or _badge_shapes[0] is not template:
+        style = _BADGE_STYLE
+
+        def render(variables: dict[str, Any]) -> str:
+            return template.environment.concat(template.root_render_func(template.new_context({**style, **variables})))
+
+        _badge_shapes[:] = [template, PageShapes(render, (), "badge", "badge")]
+    return _badge_shapes[1].page({"badge": badge}, badge._asdict()).encode("utf-8")
+
+
+_BADGE_STYLE = STYLE._asdict()
 
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
@@ -479,7 +484,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     template = job.report_template
     parts = template.environment.get_template(REPORT_PARTS).make_module(job.context)
     shapes = RowShapes(parts)
-    pages = PageShapes(lambda variables: _report_page(job, variables), ReportDetails.CHOICES, "report")
+    pages = PageShapes(lambda variables: _report_page(job, variables), ReportDetails.CHOICES, "report", "report page")
     changes = job.context.get("leaderboard_changes")
     history = job.context.get("leaderboard_history")
     absolute_site = None if job.relative_urls else escape(job.context.get("SITEURL", ""))

@@ -175,11 +175,14 @@ class PageShapes:
     """A template's pages by shape. ``page`` gives a page's text from its variables: a mapping of
     names to the objects the template reads (``namespaces``: their values by attribute, their
     choices as they are) and to single values (``values``); ``choices`` names the attributes that
-    choose the shape (their values, in order, are its key). ``render`` renders the template itself
+    choose the shape (their values, in order, are its key); ``name`` says what the pages are.
+    ``render`` renders the template itself
     for the same variables (with ``placeholders``, a shape's text), for the shape and its check."""
 
-    def __init__(self, render: Callable[[Mapping[str, Any]], str], choices: tuple[str, ...], choosing: str) -> None:
+    def __init__(self, render: Callable[[Mapping[str, Any]], str], choices: tuple[str, ...], choosing: str,
+                 name: str) -> None:
         self._render = render
+        self._name = name  # what the pages are, for a refusal
         self._choices = frozenset(choices)
         self._choice_names = choices
         self._choosing = choosing  # the variable whose choices key the shape
@@ -202,7 +205,7 @@ class PageShapes:
             rendered = self._render({**namespaces, **values})
             if rendered != text:
                 at = next((n for n, (a, b) in enumerate(zip(rendered, text)) if a != b), min(len(rendered), len(text)))
-                raise BuildFailed("the report page's template branches on something that is not one of its declared "
+                raise BuildFailed(f"the {self._name}'s template branches on something that is not one of its declared "
                                   f"choices: its page differs from its shape's at character {at} "
                                   f"({rendered[max(0, at - 40):at + 40]!r})")
             shape.checked = True
