@@ -183,13 +183,15 @@ def test_archive_text_is_escaped_once_and_printed_as_escaped():
     from markupsafe import Markup, escape
 
     from benchmark_leaderboard.fill import FIELDS, Row
-    from benchmark_leaderboard.view import escaped, escaped_leaves, row_text
+    from benchmark_leaderboard.view import escaped, leaf_columns, row_text
 
     assert escaped(HOSTILE) == escape(HOSTILE) and type(escaped(HOSTILE)) is Markup
     assert escaped(HOSTILE) is escaped(HOSTILE)
     assert (escaped(True), escaped(1), escaped(1.0)) == ("True", "1", "1.0")  # only text is kept
-    assert escaped_leaves({"a<b": {"c": HOSTILE}, "n": 0.5, "t": True}) == [
-        (escape("a<b.c"), escape(HOSTILE)), ("n", "0.5"), ("t", "true")]
+    keys, values = leaf_columns({"a<b": {"c": HOSTILE}, "n": 0.5, "t": True, "x": float("nan"), "i": 10**30})
+    assert keys == (escape("a<b.c"), "i", "n", "t", "x")
+    assert values == [escape(HOSTILE), "1000000000000000000000000000000", "0.5", "true", "NaN"]
+    assert all(type(part) is Markup for part in (*keys, *values))
     row = Row(*[HOSTILE if name not in ("leakage", "recall", "f1") else 0.5 for name in FIELDS])
     assert all(value == escape(HOSTILE) and type(value) is Markup for value in row_text(row))
 

@@ -17,6 +17,7 @@ from benchmark_leaderboard.generator import LeaderboardGenerator
 from benchmarks.make_archive import make_archive
 from conftest import ROOT, SETTINGS, report
 from core_support import tree_digest
+from leaderboard_tools.runner import build
 
 
 def settings_for(output: Path, reports: Path, **more):
@@ -211,3 +212,26 @@ def test_the_changes_pages_are_announced_with_page_objects_dated_by_the_latest_r
         assert isinstance(seen[path], contents.Content) and not isinstance(seen[path], contents.Page)
         assert seen[path].date == datetime(2026, 7, 6, tzinfo=timezone.utc)
     assert seen["changes.html"].title == "Changes in v1.0.0"
+
+
+def test_a_report_page_object_is_what_pelican_makes_of_its_metadata(tmp_path):
+    """Report page objects after the first are made from it (its attributes copied, the row's set
+    anew): each must hold exactly what Pelican's Content.__init__ makes of the same metadata."""
+    from pelican.contents import Content
+
+    from benchmark_leaderboard.pages import ReportPage
+
+    made_pages = []
+    listen = lambda page: made_pages.append(page) if isinstance(page, ReportPage) else None  # noqa: E731
+    signals.content_object_init.connect(listen)
+    try:
+        build(SETTINGS, str(tmp_path / "site"), release_tag="v3.1.0", extra={"LEADERBOARD_WORKERS": 1},
+              progress=lambda line: None)
+    finally:
+        signals.content_object_init.disconnect(listen)
+    assert len(made_pages) == 20
+    for page in made_pages:
+        fresh = ReportPage("", dict(page.metadata), settings=page.settings, context=page._context)
+        assert page.__dict__ == fresh.__dict__, page.save_as
+        assert page.translations is not made_pages[0].translations or page is made_pages[0]
+        assert isinstance(page, Content) and page.url == page.metadata["url"] and page.save_as == page.metadata["save_as"]

@@ -13,6 +13,9 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
+from .canonical import outside_strings
 from .problems import BuildFailed, Problem
 
 # An object with one of these keys is a report candidate even when its name does not say so.
@@ -120,25 +123,44 @@ def nesting_depth(data: bytes) -> int:
 
 
 _BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# Text outside strings that may hold an integer orjson reads otherwise than json (beyond 64 bits, 19
+# digits or more).
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def parse(data: bytes, path: str) -> tuple[Any, Problem | None]:
     """The JSON value of one file's bytes, or the problem that stops it from being read."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
     # Counting brackets is cheap; only a file with many is measured exactly.
     if data.count(b"[") + data.count(b"{") > MAX_DEPTH and nesting_depth(data) > MAX_DEPTH:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
         return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     try:
-        return json.loads(text), None
+        return json_value(data), None
+    except UnicodeDecodeError as error:
+        return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
     except json.JSONDecodeError as error:
         return None, Problem(path, "", f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
     except RecursionError:  # only text that is not JSON can get here (an unclosed bracket run)
         return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     except ValueError as error:
         return None, Problem(path, "", f"is not usable JSON: {error}")
+
+
+def json_value(data: bytes) -> Any:
+    """What ``json.loads`` reads of UTF-8 JSON text, and what it raises: orjson reads it where it
+    reads it the same, several times faster; text orjson refuses (not UTF-8, NaN, 1e400, a lone
+    surrogate escape, invalid JSON) or may read otherwise (a run of 19 digits or more: orjson reads
+    an integer beyond 64 bits as a float) is read by json, which also words every problem."""
+    bare = outside_strings(data)
+    if bare is not None and _LONG_NUMBER.search(bare) is None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(data.decode("utf-8"))
 
 
 def read_file(root: str, path: str) -> tuple[Any, bytes | None, Problem | None]:

@@ -176,17 +176,6 @@ def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, 
                  Markup(_markdown_alt(alt)), escape(alt))
 
 
-def svg_variables(badge: Badge) -> dict[str, Any]:
-    """What ``badge.svg`` is rendered with: the badge's fields and the style's, as its only variables."""
-    variables = _STYLE_VARIABLES.copy()
-    variables.update(zip(_FIELDS, badge))
-    return variables
-
-
-_STYLE_VARIABLES = STYLE._asdict()
-_FIELDS = Badge._fields
-
-
 def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
     """For each row (in ranking order), the index of its suite and model's badge row: the first
     (best) of the model's rows in that suite whose release tag is the newest it has there (in

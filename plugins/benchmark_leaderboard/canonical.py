@@ -1,11 +1,43 @@
 """The canonical JSON form every published JSON file takes (leaderboard.json and the report copies):
-``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` and a newline, in UTF-8."""
+``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` and a newline, in UTF-8.
+
+orjson writes that form for almost every report, many times faster than json's own indenting
+encoder, which is pure Python; where orjson spells a value otherwise (a float Python writes with an
+exponent, which orjson writes as ``1.5e-7`` or as ``0.00001``; NaN and the infinities, which orjson
+writes as null) or refuses one (an integer beyond 64 bits, a lone surrogate), the text is made the
+slower way, so the bytes are always json's."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import orjson
+
+_ORJSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+# What orjson may spell otherwise than json, outside the strings of its indented text (where every
+# letter is a literal's): a number with an exponent (json's "1e-05" is orjson's "0.00001" or a
+# "1.5e-7"), one below 1e-4 written out ("0.00001"), and null (NaN and the infinities come out of
+# orjson as null). Numbers of 16 integer digits or more take an exponent in both, as json writes them.
+_LITERALS_TEXT = (b"true", b"false")
+
+
+def outside_strings(text: bytes) -> bytes | None:
+    """JSON text without its strings (what lies between their quotes), or None when a string holds
+    an escaped quote, which this cannot tell from a string's end (the caller then takes the slow way)."""
+    if b'\\"' in text:
+        return None
+    return b"".join(text.split(b'"')[::2])
+
+
+def _respelled(text: bytes) -> bool:
+    """Whether orjson's indented ``text`` may differ from json's (see above)."""
+    bare = outside_strings(text)
+    if bare is None:
+        return True
+    for literal in _LITERALS_TEXT:
+        bare = bare.replace(literal, b"")
+    return b"e" in bare or b"E" in bare or b"null" in bare or b"0.0000" in bare
 
 
 def report_copy(payload: Any) -> bytes:
@@ -16,9 +48,17 @@ def report_copy(payload: Any) -> bytes:
 def canonical(document: Any) -> bytes:
     """Sorted keys, two-space indent, UTF-8 as is, one final newline: the published form.
 
-    The text of ``json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)``, written by
-    ``_indented`` (json's own indenting encoder is pure Python and slower; see benchmarks/) for what
-    ``json.load`` makes; anything else, or nesting too deep for it, goes to ``json.dumps`` itself."""
+    The text of ``json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)``: orjson's
+    where it is sure to be the same (see above), else written by ``_indented`` (json's own indenting
+    encoder is pure Python and slower; see benchmarks/) for what ``json.load`` makes; anything else,
+    or nesting too deep for it, goes to ``json.dumps`` itself."""
+    try:
+        text = orjson.dumps(document, option=_ORJSON_OPTIONS)
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    else:
+        if not _respelled(text):
+            return text + b"\n"
     try:
         parts: list[str] = []
         _indented(document, "\n", parts, {})

@@ -32,10 +32,11 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, output, validate, workers
-from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, svg_variables
+from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
+from .fill import url_of
 from .history import archive_history
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
@@ -46,12 +47,15 @@ from .settings import Options, checked, options
 from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
                     report_page_url)
 from .view import (TEMPLATE_FILTERS, BoardView, Neighbours, Pager, board_view, family_page_path, pager, panel_script_path,
-                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows)
+                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows, ReportDetails)
+from .shapes import PageShapes, RowShapes
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
 REPORT_COPIES = "reports/"
+# The theme's template of a report page's parts: its table rows and its rarer sections (shapes.py).
+REPORT_PARTS = "report_parts.html"
 UNCERTAINTY = "uncertainty.json"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
@@ -447,62 +451,89 @@ def _badge(job: _PageJob, index: int) -> Badge:
                     f"{sure.best[index]}–{sure.worst[index]}")
 
 
-# The context each process renders its badges in, made once: a badge's own variables are its
-# parent. badge.svg assigns nothing, and its autoescape block restores what it changes, so that
-# what one badge leaves in the context is nothing; a context a badge would cost as much as its text.
-_badge_context: list[Any] = []
+# A process's badges: their template rendered once, with a placeholder for each of a badge's
+# fields (shapes.PageShapes: badge.svg has no choices), and every badge filled in from it.
+_badge_shapes: list[Any] = []
 
 
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
-    """A badge's SVG, rendered like a table cell: its template with its own few variables only."""
+    """A badge's SVG: badge.svg, rendered with the style every badge shares and the badge's fields."""
     template = job.badge_template
-    if not _badge_context or _badge_context[0][0] is not template:
-        _badge_context[:] = [(template, template.new_context({}, shared=True))]
-    context = _badge_context[0][1]
-    context.parent = svg_variables(badge)
-    return template.environment.concat(template.root_render_func(context)).encode("utf-8")
+    if not _badge_shapes or _badge_shapes[0] is not template:
+        style = _BADGE_STYLE
+
+        def render(variables: dict[str, Any]) -> str:
+            return template.environment.concat(template.root_render_func(template.new_context({**style, **variables})))
+
+        _badge_shapes[:] = [template, PageShapes(render, (), "badge", "badge")]
+    return _badge_shapes[1].page({"badge": badge}, badge._asdict()).encode("utf-8")
+
+
+_BADGE_STYLE = STYLE._asdict()
 
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     """The canonical copy and the page of each row at ``indices``, and the badge of each that is
-    its suite and model's badge row."""
+    its suite and model's badge row. A page is its shape's text with its values (shapes.PageShapes):
+    the template renders each shape once (and checks it against the first page of that shape)."""
     board = job.board
     badge_rows = job.badge_rows
     written: list[str] = []
     folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
     neighbours = Neighbours(board.rows, board.standing.in_suite, board.uncertainty)
+    template = job.report_template
+    parts = template.environment.get_template(REPORT_PARTS).make_module(job.context)
+    shapes = RowShapes(parts)
+    pages = PageShapes(lambda variables: _report_page(job, variables), ReportDetails.CHOICES, "report", "report page")
+    changes = job.context.get("leaderboard_changes")
+    history = job.context.get("leaderboard_history")
+    absolute_site = None if job.relative_urls else escape(job.context.get("SITEURL", ""))
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
             row = filled.row
             payload, copy = report_of(board, index)
             written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
+            save_as = report_page_path(row.report_path)
+            folder = save_as.rpartition("/")[0]
+            if folder not in folders:
+                folders[folder] = (_relative_site_url(save_as), _chrome(job, save_as))
+            site_url, chrome = folders[folder]
+            page_site = site_url if absolute_site is None else absolute_site
+            notes = changes.notes.get(row.report_path) if changes else None
+            its_history = history.of(row) if history else None
             suite_number = board.standing.suite_of[index]
             suite = board.suites[suite_number]
             details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
                                      board.standing.in_family[index], len(board.rows), suite.anchor,
-                                     hashlib.sha256(copy).hexdigest(), manifest_row=board.manifest.get(row.model_name),
+                                     hashlib.sha256(copy).hexdigest(), suite_csv=suite_csv_path(suite.anchor),
+                                     manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
-                                     uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours)
+                                     uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours,
+                                     shapes=shapes, site_url=page_site,
+                                     changed=parts.changed(notes, changes.release_tag, page_site) if notes else _NOTHING,
+                                     history=parts.history(its_history, row, page_site) if its_history else _NOTHING)
             badge_index = badge_rows[index]
             badge = _badge(job, badge_index)
             if badge_index == index:
                 written.append(job.site.write(badge.path, _badge_svg(job, badge)))
-            page = job.pages.report(index)
-            save_as = page.save_as
-            template = job.report_template
-            context = template.new_context(job.context, shared=True)
-            local = context.vars
-            folder = os.path.dirname(save_as)
-            if folder not in folders:
-                folders[folder] = (_relative_site_url(save_as), _chrome(job, save_as))
-            site_url, chrome = folders[folder]
-            local.update(output_file=save_as, url=page.url, page=page, report=details, chrome=chrome, badge=badge)
+            values = {"url": url_of(save_as), "output_file": save_as}
             if job.relative_urls:
-                local["SITEURL"] = local["localsiteurl"] = site_url
-            html = template.environment.concat(template.root_render_func(context))
+                values["SITEURL"] = values["localsiteurl"] = site_url
+            html = pages.page({"report": details, "badge": badge, "chrome": chrome}, values)
             written.append(job.site.write(save_as, html.encode("utf-8")))
     return written
+
+
+_NOTHING = Markup("")
+
+
+def _report_page(job: _PageJob, variables: dict[str, Any]) -> str:
+    """A report page rendered by its template with the site's context and ``variables``."""
+    template = job.report_template
+    context = template.new_context(job.context, shared=True)
+    context.vars.update(variables)
+    return template.environment.concat(template.root_render_func(context))
 
 
 def _remove_stale(output_path: str, written: set[str]) -> None:

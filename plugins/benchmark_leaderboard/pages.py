@@ -10,10 +10,12 @@ archive of any size costs no memory for them and a worker makes only the pages i
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
 
+from pelican import signals
 from pelican.contents import Content, Page
 
 from .fill import url_of
@@ -79,7 +81,9 @@ class LeaderboardPages(Sequence):
         self._places = tuple(places)
         self._settings = settings
         self._context = context
-        self._dates: dict[str, datetime] = {}  # one datetime a distinct run date
+        self._dates: dict[str, tuple[datetime, str]] = {}  # a run date's page date and its text
+        self._prototype: dict[str, Any] | None = None  # the attributes of the first report page made
+        self._mutable: tuple[str, ...] = ()  # those that hold a list, a dict or a set
         latest = max((row.run_date for row in self._rows), default=None)
         self.latest = run_datetime(latest) if latest else None
 
@@ -111,17 +115,38 @@ class LeaderboardPages(Sequence):
         return BoardPage("", metadata, settings=self._settings, context=self._context)
 
     def report(self, index: int) -> ReportPage:
-        """The page of the row at ``index`` in ranking order."""
+        """The page of the row at ``index`` in ranking order: what ``ReportPage(...)`` makes of its
+        metadata, made from the first report page made (a copy of its attributes, those of the row
+        set anew: what Pelican's ``Content.__init__`` derives from them, the date's text once a
+        date), with ``content_object_init`` sent as Pelican sends it."""
         row = self._rows[index]
-        when = self._dates.get(row.run_date)
-        if when is None:
-            when = self._dates[row.run_date] = run_datetime(row.run_date)
+        dated = self._dates.get(row.run_date)
         save_as = report_page_path(row.report_path)
         # Ten entries at most: a sitemap plugin keeps every page object until the end of the build, and
         # a dict of ten entries takes half the memory of one of eleven to twenty-one. The template
         # (``report``) and the status (``published``) are the class's defaults.
         metadata = {"title": row.model_name, "slug": save_as[len(REPORT_PAGES): -len(".html")], "save_as": save_as,
-                    "url": url_of(save_as), "date": when, "model_name": row.model_name,
-                    "model_family": row.model_family, "suite": self._suites[self._suite_of[index]].name,
-                    "release_tag": row.release_tag, "report_path": row.report_path}
-        return ReportPage("", metadata, settings=self._settings, context=self._context)
+                    "url": url_of(save_as), "date": dated[0] if dated else run_datetime(row.run_date),
+                    "model_name": row.model_name, "model_family": row.model_family,
+                    "suite": self._suites[self._suite_of[index]].name, "release_tag": row.release_tag,
+                    "report_path": row.report_path}
+        if self._prototype is None or dated is None:
+            page = ReportPage("", metadata, settings=self._settings, context=self._context)
+            self._dates[row.run_date] = (page.date, page.locale_date)
+            if self._prototype is None:
+                self._prototype = page.__dict__
+                self._mutable = tuple(name for name, value in page.__dict__.items()
+                                      if isinstance(value, (list, dict, set)) and name != "metadata")
+            return page
+        page = ReportPage.__new__(ReportPage)
+        attributes = page.__dict__
+        attributes.update(self._prototype)
+        attributes.update(metadata)
+        del attributes["save_as"], attributes["url"]
+        attributes["override_save_as"], attributes["override_url"] = metadata["save_as"], metadata["url"]
+        attributes["metadata"] = metadata
+        attributes["date"], attributes["locale_date"] = dated
+        for name in self._mutable:  # a list of its own, as each page has (translations, authors)
+            attributes[name] = copy.copy(attributes[name])
+        signals.content_object_init.send(page)
+        return page

@@ -12,7 +12,6 @@ with the build's own process instead of being copied into each of them."""
 
 from __future__ import annotations
 
-import json
 import sys
 from array import array
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import validate, workers
-from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, read_file
+from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, json_value, read_file
 from .canonical import report_copy
 from .document import document_view, whole_document
 from .fill import Filled, Row, fill_row
@@ -116,7 +115,7 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
     report back from them for its page."""
     start = board.copy_bounds[index]
     copy = board.copies[start:start + board.copy_sizes[index]]
-    return json.loads(copy), copy
+    return json_value(copy), copy
 
 
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:

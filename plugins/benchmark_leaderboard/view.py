@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from functools import lru_cache, partial
+from operator import itemgetter
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -25,6 +26,7 @@ from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
 from .pages import report_page_url
+from .shapes import RowShapes, made
 from .uncertainty import Uncertainty
 from .versions import version_order
 
@@ -35,20 +37,6 @@ HUNDREDTH = Decimal("0.01")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
              "release_tag", "run_date", "reproducibility_hash", "report_path")
-
-
-def made(value: Any) -> Any:
-    """The ``made`` filter, for a template's ``{% autoescape false %}`` spans: a ``Markup`` (a value
-    the plugin made, safe by construction) as it is, an int or a finite float as its digits (what
-    escaping would print), anything else escaped."""
-    kind = type(value)
-    if kind is Markup:
-        return value
-    if kind is int:
-        return int.__repr__(value)
-    if kind is float and math.isfinite(value):
-        return float.__repr__(value)
-    return escape(value)
 
 
 def percent(fraction: float) -> Markup:
@@ -96,17 +84,30 @@ def _bound_of(text: str, up: bool) -> str:
     return f"{units // 100}.{units % 100:02d}"
 
 
-def leaves(value: Any) -> list[tuple[str, str]]:
-    """Every leaf of ``value``, sorted, as its nested keys joined by dots and its value ``shown``;
-    lists, scalars and empty objects are leaves."""
+def leaf_columns(value: Any) -> tuple[tuple[Markup, ...], list[Markup]]:
+    """Every leaf of ``value`` (lists, scalars and empty objects are leaves), sorted by its nested keys
+    joined by dots, as two columns: the keys, escaped (a tuple, which keys a table's shape), and
+    the values as JSON text (strings without quotes, so that true, null and 0.5 read as written),
+    escaped. A number's text is digits, a point, a sign or an exponent: made a ``Markup`` as it is,
+    with nothing to escape."""
     found: list[tuple[str, Any]] = []
     _add_leaves(value, "", found)
-    return sorted([(key, shown(leaf)) for key, leaf in found])
+    found.sort(key=_first)
+    return (tuple([escaped(key) for key, _ in found]),
+            [_number_text(leaf) if type(leaf) in _NUMBERS and leaf == leaf and leaf not in _INFINITIES else escaped(shown(leaf))
+             for _, leaf in found])
 
 
-def escaped_leaves(value: Any) -> list[tuple[Markup, Markup]]:
-    """``leaves`` of ``value``, each key and value escaped (``escaped``): what a report page prints."""
-    return [(escaped(key), escaped(text)) for key, text in leaves(value)]
+_first = itemgetter(0)
+_NUMBERS = (int, float)
+_INFINITIES = (math.inf, -math.inf)
+
+
+def _number_text(number: int | float) -> Markup:
+    return _safe(int.__repr__(number) if type(number) is int else float.__repr__(number))
+
+
+_safe = partial(str.__new__, Markup)  # text that holds nothing to escape
 
 
 # Archive text that recurs from page to page (a suite, a family, a device, a release tag, a run
@@ -197,41 +198,67 @@ def row_text(row: Any) -> RowText:
 @dataclass(slots=True)
 class ReportDetails:
     """Everything a report page shows about one row, each value ready to print (percentages
-    written out, metadata leaves as text), so the template only looks values up."""
+    written out, table rows made of their shapes), and the choices that give the page its shape
+    (``CHOICES``: the template branches on these alone; benchmark_leaderboard.shapes)."""
 
-    row: Any
     text: RowText  # the row's text fields, escaped
-    leakage_percent: str
-    recall_percent: str
-    f1_percent: str
-    published: list[tuple[str, Any, str, str]]
+    leakage_percent: Markup
+    recall_percent: Markup
+    f1_percent: Markup
     rank: int
     rank_in_suite: int
     rank_in_family: int
     row_count: int
-    suite_anchor: str  # its suite's anchor (the suite's CSV is named by it)
     suite_home: str  # the URL within the site of the row's suite's page (suite_home)
+    suite_csv: str  # the suite's CSV, within the site
     fixture_count: Any
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
-    thin: bool
-    frontier: bool  # the row is on its suite's Pareto frontier
-    attributes: list[tuple[Markup, Markup, Markup]]  # the model's attributes in the manifest: (label, key, value), made or escaped
-    metrics: list[tuple[Markup, Markup]]  # each leaf's dotted key and value, escaped
-    metadata: list[tuple[Markup, Markup]]
-    report_fields: list[tuple[Markup, Markup]]
     sha256: Markup  # the copy's SHA-256, 64 hex digits
+    # The rows of its tables, made of their shapes (shapes.RowShapes): the published row (each field,
+    # its value and where it came from), the model's attributes in the manifest, each leaf of the
+    # report's metrics, metadata and other fields.
+    published: Markup
+    attributes: Markup
+    metrics: Markup
+    metadata: Markup
+    report_fields: Markup
+    changed: Markup  # what this release changed of the row ("" when nothing, or no previous leaderboard)
+    history: Markup  # its model's history across the archive's releases ("" with a single release)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
-    # worst rank they allow among the suite's ``suite_rows`` rows, and the rows of its suite it
-    # cannot be told apart from: how many (``alike``), and the nearest of them in the ranking (their
-    # indices, in ranking order, NEAREST_SHOWN at most).
+    # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
+    # less and more, the rows of its suite it cannot be told apart from: how many, and the items of
+    # the nearest of them in the ranking (NEAREST_SHOWN at most).
     leakage_interval: Markup
     recall_interval: Markup
     rank_best: int
     rank_worst: int
     suite_rows: int
-    could_be_first: bool
-    alike: int
-    nearest: list[Neighbour]
+    better_count: int
+    worse_count: int
+    alike_count: int
+    others_alike: int  # those not listed
+    nearest_count: int
+    nearest: Markup
+    # Its choices (CHOICES).
+    thin: bool
+    frontier: bool  # the row is on its suite's Pareto frontier
+    one_fixture: bool
+    has_changed: bool
+    has_history: bool
+    has_attributes: bool
+    sure: str  # "single" (the suite's only row), "certain" (no other rank possible) or "range"
+    better: str  # how many rows certainly leak less: "one", "some", or none: "first" (it could be first) or "none" (it is)
+    worse: str  # how many certainly leak more: "one", "some" or "none"
+    alike: str  # how many it cannot be told apart from: "one", "some" or "none"
+    nearest_partial: bool  # it cannot be told apart from more rows than its page lists
+
+    # What a report page's template may branch on, and what it prints of them as they are.
+    CHOICES = ("thin", "frontier", "one_fixture", "has_changed", "has_history", "has_attributes", "sure", "better",
+               "worse", "alike", "nearest_partial")
+
+
+def _how_many(count: int) -> str:
+    return "none" if count == 0 else "one" if count == 1 else "some"
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
@@ -239,6 +266,15 @@ _PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
 # Where a published field's escaped text is in RowText; None for a number, printed as it is.
 _PUBLISHED_TEXT = tuple(RowText._fields.index(name) if name in RowText._fields else None for name in PUBLISHED)
 _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
+# Each published field's name, its position in a row, and where its escaped text is in RowText.
+_PUBLISHED_PARTS = tuple(zip(_PUBLISHED_NAMES, _PUBLISHED_INDEX, _PUBLISHED_TEXT))
+
+
+@lru_cache(maxsize=4096)
+def _published_origins(sources: tuple[str, ...], release_tag: str) -> tuple[tuple[Markup, Markup, Markup], ...]:
+    """The fixed parts of a published row's table: each field's name and where it came from (rows
+    filled the same way share them)."""
+    return tuple((name, *origin(sources[i], release_tag)) for name, i, _ in _PUBLISHED_PARTS)
 
 
 # A report page lists at most this many of the rows of its suite it cannot be told apart from, the
@@ -266,6 +302,19 @@ class Neighbours:
     def __init__(self, rows: Any, in_suite: Any, uncertainty: Uncertainty) -> None:
         self._rows, self._in_suite, self._uncertainty = rows, in_suite, uncertainty
         self._made: dict[int, Neighbour] = {}
+        self._items: dict[tuple[str, int], str] = {}
+
+    def item(self, shapes: RowShapes, site_url: Markup, index: int) -> str:
+        """The row at ``index`` as an item of a page's list (the ``alike`` row of report_parts.html),
+        for a page whose SITEURL is ``site_url``; kept like the rows themselves."""
+        key = (site_url, index)
+        found = self._items.get(key)
+        if found is None:
+            if len(self._items) >= _MOST_NEIGHBOURS:
+                self._items.clear()
+            url, model, rest = self.of(index)
+            found = self._items[key] = shapes.row("alike", (site_url, url, model), rest)
+        return found
 
     def of(self, index: int) -> Neighbour:
         found = self._made.get(index)
@@ -286,52 +335,75 @@ _MOST_NEIGHBOURS = 1 << 11
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
-                   row_count: int, suite_anchor: str, sha256: str, *,
+                   row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
-                   suite_number: int, neighbours: Neighbours) -> ReportDetails:
+                   suite_number: int, neighbours: Neighbours, shapes: RowShapes, site_url: Markup,
+                   changed: Markup, history: Markup) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
     apart from as ``neighbours`` makes them), the model's attributes in its manifest row (none
-    without one), and its copy's digest."""
+    without one), and its copy's digest; the rows of its tables made of their ``shapes``, its
+    links for a page whose SITEURL is ``site_url``; what its release changed and its history, as
+    rendered for it."""
     index = rank - 1
     row = filled.row
     text = row_text(row)
     metrics = payload.get("metrics") or {}
     metadata = payload.get("metadata") or {}
     others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
+    sources, release_tag = filled.sources, row.release_tag
+    published = shapes.table("published", _published_origins(sources, release_tag),
+                             [row[i] if shown_at is None else text[shown_at] for _, i, shown_at in _PUBLISHED_PARTS])
+    attributes = model_attributes(manifest_row)
+    attributes = shapes.table("attribute", tuple([_ATTRIBUTE_NAMES[key] for _, key, _ in attributes]),
+                              [escaped(value) for _, _, value in attributes])
+    best, worst, suite_size = uncertainty.best[index], uncertainty.worst[index], uncertainty.suite_size(suite_number)
+    alike = uncertainty.alike(index)
+    nearest = uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN, NEAREST_REACH)
+    fixture_count = filled.fixture_count
     return ReportDetails(
-        row=row,
         text=text,
         leakage_percent=percent(row.leakage),
         recall_percent=percent(row.recall),
         f1_percent=percent(row.f1),
-        published=[(_PUBLISHED_NAMES[n], row[i] if shown_at is None else text[shown_at],
-                    *origin(filled.sources[i], row.release_tag))
-                   for n, (i, shown_at) in enumerate(zip(_PUBLISHED_INDEX, _PUBLISHED_TEXT))],
         rank=rank,
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_anchor=suite_anchor,
         suite_home=suite_home(suite_anchor, suite_number == 0),
-        fixture_count=filled.fixture_count,
+        suite_csv=suite_csv,
+        fixture_count=fixture_count,
         thin_evidence=thin_evidence,
-        thin=filled.fixture_count < thin_evidence,
-        frontier=on_frontier,
-        attributes=[(*_ATTRIBUTE_NAMES[key], escaped(value)) for _, key, value in model_attributes(manifest_row)],
-        metrics=escaped_leaves(metrics),
-        metadata=escaped_leaves(metadata),
-        report_fields=escaped_leaves(others),
         sha256=Markup(sha256),  # hashlib's hex digest
+        published=published,
+        attributes=attributes,
+        metrics=shapes.table("metric", *leaf_columns(metrics)),
+        metadata=shapes.table("leaf", *leaf_columns(metadata)),
+        report_fields=shapes.table("leaf", *leaf_columns(others)),
+        changed=changed,
+        history=history,
         leakage_interval=interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]),
         recall_interval=interval_text(uncertainty.recall_low[index], uncertainty.recall_high[index]),
-        rank_best=uncertainty.best[index],
-        rank_worst=uncertainty.worst[index],
-        suite_rows=uncertainty.suite_size(suite_number),
-        could_be_first=uncertainty.could_be_first(index),
-        alike=uncertainty.alike(index),
-        nearest=list(map(neighbours.of, uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN,
-                                                                  NEAREST_REACH))),
+        rank_best=best,
+        rank_worst=worst,
+        suite_rows=suite_size,
+        better_count=best - 1,
+        worse_count=suite_size - worst,
+        alike_count=alike,
+        others_alike=alike - len(nearest),
+        nearest_count=len(nearest),
+        nearest=Markup("".join([neighbours.item(shapes, site_url, at) for at in nearest])),
+        thin=fixture_count < thin_evidence,
+        frontier=on_frontier,
+        one_fixture=fixture_count == 1,
+        has_changed=bool(changed),
+        has_history=bool(history),
+        has_attributes=bool(attributes),
+        sure="single" if suite_size == 1 else "certain" if best == worst else "range",
+        better=_how_many(best - 1) if best > 1 else "first" if rank_in_suite > 1 else "none",
+        worse=_how_many(suite_size - worst),
+        alike=_how_many(alike),
+        nearest_partial=len(nearest) < alike,
     )
 
 
