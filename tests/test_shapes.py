@@ -88,10 +88,14 @@ def test_a_row_macro_must_print_its_value_once():
     environment = jinja2.Environment(autoescape=True)
     macros = environment.from_string("{% macro once(key, value) %}<tr><th>{{ key }}<td>{{ value }}</tr>{% endmacro %}"
                                      "{% macro never(key, value) %}<tr><th>{{ key }}</tr>{% endmacro %}"
-                                     "{% macro twice(key, value) %}{{ value }}{{ value }}{% endmacro %}").module
+                                     "{% macro twice(key, value) %}{{ value }}{{ value }}{% endmacro %}"
+                                     "{% macro swapped(key, a, b) %}{{ b }}{{ a }}{% endmacro %}").module
     rows = shapes.RowShapes(macros)
     table = rows.table("once", (Markup("a"), Markup("b&amp;c")), [Markup("1"), "<x>"])
     assert table == "<tr><th>a<td>1</tr><tr><th>b&amp;c<td>&lt;x&gt;</tr>"  # what the plugin did not make is escaped
+    assert rows.row("once", (Markup("k"),), Markup("v")) == "<tr><th>k<td>v</tr>"
     for kind in ("never", "twice"):
-        with pytest.raises(BuildFailed, match=f"the row macro {kind} of the report page's template must print its value once"):
+        with pytest.raises(BuildFailed, match=f"the row macro {kind} of the report page's template must print each of its values once, in order"):
             rows.table(kind, (Markup("a"),), [Markup("1")])
+    with pytest.raises(BuildFailed, match="must print each of its values once, in order"):
+        rows.row("swapped", (Markup("k"),), Markup("1"), Markup("2"))

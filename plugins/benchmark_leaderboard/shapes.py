@@ -63,40 +63,41 @@ def _filled(pieces: list[str], values: list[Any]) -> str:
 
 class RowShapes:
     """The rows of a page's tables and lists: a table of rows of one kind (a macro of the theme's
-    ``report_parts.html``, given a row's fixed parts and a placeholder for its value, which it must
-    print once) is rendered once for each list of fixed parts that occurs (the metrics' names of a
-    report, say) and kept as the pieces between its values; a table is then its pieces with its
-    values between them."""
+    ``report_parts.html``, given a row's fixed parts, then placeholders for its values, which it must
+    print once each, in that order) is rendered once for each list of fixed parts that occurs (the
+    metrics' names of a report, say) and kept as the pieces between its values; a table is then its
+    pieces with its values between them."""
 
     def __init__(self, macros: Any) -> None:
         self._macros = macros
         self._shapes: dict[tuple[Any, ...], list[str]] = {}
 
-    def table(self, kind: str, fixed: tuple[Any, ...], values: list[Any]) -> Markup:
-        """The rows of the macro ``kind``, one a value: row ``n`` for ``fixed[n]`` (the arguments of
-        the macro but the last, a tuple, or one argument) and ``values[n]``."""
-        key = (kind, fixed)
+    def table(self, kind: str, fixed: tuple[Any, ...], values: list[Any], each: int = 1) -> Markup:
+        """The rows of the macro ``kind``: row ``n`` for ``fixed[n]`` (the macro's first arguments, a
+        tuple, or its first argument) and the next ``each`` of ``values``."""
+        key = (kind, each, fixed)
         pieces = self._shapes.get(key)
         if pieces is None:
             if len(self._shapes) >= _MOST_SHAPES:
                 self._shapes.clear()
-            pieces = self._shapes[key] = self._shape(kind, fixed)
+            pieces = self._shapes[key] = self._shape(kind, fixed, each)
         return Markup(_filled(pieces, values))
 
-    def row(self, kind: str, fixed: tuple[Any, ...], value: Any) -> Markup:
-        """One row of the macro ``kind`` for ``fixed`` (its arguments but the last) and ``value``."""
-        return self.table(kind, (fixed,), [value])
+    def row(self, kind: str, fixed: tuple[Any, ...], *values: Any) -> Markup:
+        """One row of the macro ``kind`` for ``fixed`` (its first arguments) and ``values``."""
+        return self.table(kind, (fixed,), list(values), len(values))
 
-    def _shape(self, kind: str, fixed: tuple[Any, ...]) -> list[str]:
-        macro, slot = getattr(self._macros, kind), placeholder(0)
+    def _shape(self, kind: str, fixed: tuple[Any, ...], each: int) -> list[str]:
+        macro, slots = getattr(self._macros, kind), [placeholder(number) for number in range(each)]
         pieces = [""]
         for arguments in fixed:
-            before, found, after = str(macro(*arguments, slot) if isinstance(arguments, tuple)
-                                       else macro(arguments, slot)).partition(slot)
-            if not found or slot in after:
-                raise BuildFailed(f"the row macro {kind} of the report page's template must print its value once")
-            pieces[-1] += before
-            pieces.append(after)
+            split = _PLACEHOLDER.split(str(macro(*arguments, *slots) if isinstance(arguments, tuple)
+                                           else macro(arguments, *slots)))
+            if split[1::2] != [str(number) for number in range(each)]:
+                raise BuildFailed(f"the row macro {kind} of the report page's template must print each of its values "
+                                  "once, in order")
+            pieces[-1] += split[0]
+            pieces += split[2::2]
         return pieces
 
 

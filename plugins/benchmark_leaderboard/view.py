@@ -270,13 +270,6 @@ _PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own
 _PUBLISHED_PARTS = tuple(zip(_PUBLISHED_NAMES, _PUBLISHED_INDEX, _PUBLISHED_TEXT))
 
 
-@lru_cache(maxsize=4096)
-def _published_origins(sources: tuple[str, ...], release_tag: str) -> tuple[tuple[Markup, Markup, Markup], ...]:
-    """The fixed parts of a published row's table: each field's name and where it came from (rows
-    filled the same way share them)."""
-    return tuple((name, *origin(sources[i], release_tag)) for name, i, _ in _PUBLISHED_PARTS)
-
-
 # A report page lists at most this many of the rows of its suite it cannot be told apart from, the
 # nearest to it in the ranking, looking this many places either way at most: a suite of 100,000
 # rows may hold thousands of them (every row's figures are in the suite's CSV and uncertainty.json).
@@ -313,7 +306,7 @@ class Neighbours:
             if len(self._items) >= _MOST_NEIGHBOURS:
                 self._items.clear()
             url, model, rest = self.of(index)
-            found = self._items[key] = shapes.row("alike", (site_url, url, model), rest)
+            found = self._items[key] = shapes.row("alike", (site_url,), url, model, rest)
         return found
 
     def of(self, index: int) -> Neighbour:
@@ -352,8 +345,10 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
     metadata = payload.get("metadata") or {}
     others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
     sources, release_tag = filled.sources, row.release_tag
-    published = shapes.table("published", _published_origins(sources, release_tag),
-                             [row[i] if shown_at is None else text[shown_at] for _, i, shown_at in _PUBLISHED_PARTS])
+    published: list[Any] = []
+    for _, i, shown_at in _PUBLISHED_PARTS:
+        published += (row[i] if shown_at is None else text[shown_at], *origin(sources[i], release_tag))
+    published = shapes.table("published", _PUBLISHED_NAMES, published, 3)
     attributes = model_attributes(manifest_row)
     attributes = shapes.table("attribute", tuple([_ATTRIBUTE_NAMES[key] for _, key, _ in attributes]),
                               [escaped(value) for _, _, value in attributes])
