@@ -145,6 +145,13 @@ def test_documents_orjson_would_read_otherwise_are_read_by_json():
         b'{"n": NaN, "i": -Infinity}': {"n": float("nan"), "i": float("-inf")},
         b'{"n": 1e400}': {"n": float("inf")},
         b'{"s": "\\ud800"}': {"s": "\ud800"},
+        # A run of 19 digits in a string alone is read by orjson; beside a long integer, or beside a
+        # string with an escaped quote, the integer is still read as json reads it.
+        b'{"id": "1234567890123456789012", "n": 12}': {"id": "1234567890123456789012", "n": 12},
+        b'{"id": "1234567890123456789012", "n": 12345678901234567890}':
+            {"id": "1234567890123456789012", "n": 12345678901234567890},
+        b'{"q": "a \\" 1234567890123456789012", "n": 12345678901234567890}':
+            {"q": 'a " 1234567890123456789012', "n": 12345678901234567890},
     }
     for data, expected in cases.items():
         value, problem = parse(data, "doc.json")
