@@ -186,3 +186,37 @@ def test_a_packed_column_reads_back_as_its_values(values):
     column = pack_column(values)
     back = unpack_column(json.loads(json.dumps(column)), len(values))
     assert [(type(value), repr(value)) for value in back] == [(type(value), repr(value)) for value in values]
+
+
+def test_compare_data_holds_every_metric_leaf_of_each_row_as_its_report_was_read(archive, tmp_path):
+    """compare-data/<suite's anchor>.js: every dotted key of the suite's reports' metrics, sorted, and each row's
+    value at each (null where its report has none): finite numbers as numbers (an integer beyond any
+    float exactly), anything else as the text a report page shows. Where two leaves' keys join the
+    same, the one the report's canonical copy lists last is kept, whatever the order of its file."""
+    metrics = {"a.b": 2, "a": {"b": 3}, "big": 10 ** 400, "flag": True, "list": [1, "x"]}
+    reports = archive({"s/a.report.json": report(model_name="OpenMed/model-a", metrics=metrics),
+                       "s/b.report.json": report(model_name="OpenMed/model-b", metrics={"only_b": {"n": 0.25}})})
+    assert list(json.loads((reports / "s" / "a.report.json").read_text())["metrics"])[-5:] == list(metrics)
+    build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)
+    board = json.loads((tmp_path / "site" / "leaderboard.json").read_text(encoding="utf-8"))
+    suite = board["rows"][0]["suite"]
+    script = (tmp_path / "site" / "compare-data" / f"suite-{suite}.js").read_text(encoding="utf-8")
+    head = f"window.leaderboardMetrics = window.leaderboardMetrics || {{}};\nwindow.leaderboardMetrics[{json.dumps(suite)}] = "
+    assert script.startswith(head) and script.endswith(";\n")
+    data = json.loads(script[len(head):-2])
+    base = {key: value for key, value in _leaves(report()["metrics"]).items()}
+    keys = sorted({*base, "a.b", "big", "flag", "list", "only_b.n"})
+    assert data["keys"] == keys
+    index = {row["model_name"]: str(number) for number, row in enumerate(board["rows"])}
+    a = dict(base, **{"a.b": 2, "big": 10 ** 400, "flag": "true", "list": '[1, "x"]'})
+    b = dict(base, **{"only_b.n": 0.25})
+    assert data["rows"] == {index["OpenMed/model-a"]: [a.get(key) for key in keys],
+                            index["OpenMed/model-b"]: [b.get(key) for key in keys]}
+
+
+def _leaves(value, prefix=""):
+    found = {}
+    for key, item in value.items():
+        name = f"{prefix}.{key}" if prefix else key
+        found.update(_leaves(item, name) if isinstance(item, dict) and item else {name: item})
+    return found

@@ -19,7 +19,6 @@ from .rank import SORT, Suite
 from .uncertainty import FIELDS as FIGURES
 from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
 from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
-from .view import leaves_of, shown
 
 if TYPE_CHECKING:
     from .view import BoardView
@@ -287,20 +286,6 @@ def chunk_script(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardV
     span = slice(number * ROW_CHUNK, (number + 1) * ROW_CHUNK)
     return ("(window.leaderboardRows = window.leaderboardRows || {})[" + str(number) + "] = "
             + embedded(rows, suites, view, span) + ";\n").encode("utf-8")
-
-
-def metric_value(value: Any) -> Any:
-    """A metric leaf as compare shows it: a finite number stays a number, null stays null, anything
-    else (text, true, a list, NaN) is its text as a report page shows it."""
-    if value is None or (type(value) in (int, float) and math.isfinite(value)):
-        return value
-    return shown(value)
-
-
-def metric_leaves(metrics: Any) -> dict[str, Any]:
-    """Every leaf of a report's ``metrics``, by its keys joined with dots (as a report page lists
-    them), each a ``metric_value``."""
-    return {key: metric_value(value) for key, value in leaves_of(metrics)}
 
 
 def metrics_script(suite: Suite, reports: Iterable[tuple[int, dict[str, Any]]]) -> bytes:

@@ -12,7 +12,6 @@ false %}`` span, so that it is not escaped again on every page; ``made`` escapes
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache, partial
 from operator import itemgetter
@@ -22,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from markupsafe import Markup, escape
 
-from .canonical import scalar_text
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .leaves import add_leaves, shown
 from .pages import report_page_url
 from .shapes import RowShapes, made
 from .uncertainty import Uncertainty
@@ -91,7 +90,7 @@ def leaf_columns(value: Any) -> tuple[tuple[Markup, ...], list[Markup]]:
     escaped. A number's text is digits, a point, a sign or an exponent: made a ``Markup`` as it is,
     with nothing to escape."""
     found: list[tuple[str, Any]] = []
-    _add_leaves(value, "", found)
+    add_leaves(value, "", found)
     found.sort(key=_first)
     return (tuple([escaped(key) for key, _ in found]),
             [_number_text(leaf) if type(leaf) in _NUMBERS and leaf == leaf and leaf not in _INFINITIES else escaped(shown(leaf))
@@ -128,34 +127,6 @@ def escaped(text: Any) -> Markup:
             _escaped_texts.clear()
         found = _escaped_texts[text] = escape(text)
     return found
-
-
-def leaves_of(value: Any) -> list[tuple[str, Any]]:
-    """Every leaf of ``value`` as it is, sorted by its nested keys joined by dots."""
-    found: list[tuple[str, Any]] = []
-    _add_leaves(value, "", found)
-    found.sort(key=lambda item: item[0])
-    return found
-
-
-def _add_leaves(value: Any, prefix: str, found: list[tuple[str, Any]]) -> None:
-    if not (isinstance(value, dict) and value):
-        found.append((prefix, value))
-        return
-    for key, item in value.items():  # a call a nested object, not a leaf
-        name = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(item, dict) and item:
-            _add_leaves(item, name, found)
-        else:
-            found.append((name, item))
-
-
-def shown(value: Any) -> str:
-    """A leaf as JSON text (strings without quotes), so that true, null and 0.5 read as written."""
-    if type(value) is str:
-        return value
-    text = scalar_text(value)
-    return text if text is not None else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 @lru_cache(maxsize=4096)
