@@ -128,14 +128,18 @@ def can_cut_the_network() -> bool:
     return subprocess.run(["unshare", "--net", "--", "true"], capture_output=True).returncode == 0
 
 
+# What a checkout holds that a fresh clone does not (its environments, renders, caches, the
+# benchmark's archives and Lighthouse's reports: .gitignore's), never copied into a test's project.
+LOCAL_ONLY = (".venv", ".git", "output", ".output*", "__pycache__", ".pytest_cache", ".node", ".work", ".lighthouse")
+
+
 class OfflineProject:
     """A copy of the project in its own git repository (no pages branch yet), where the workflow's
     offline step runs as on a runner; as root here, `sudo` is a pass-through."""
 
     def __init__(self, workflow: dict, tmp_path):
         self.path = tmp_path / "project"
-        shutil.copytree(ROOT, self.path, ignore=shutil.ignore_patterns(".venv", ".git", "output", ".output*", "site",
-                                                                        "pages", "__pycache__", ".pytest_cache"))
+        shutil.copytree(ROOT, self.path, ignore=shutil.ignore_patterns(*LOCAL_ONLY, "site", "pages"))
         (self.path / ".venv").symlink_to(ROOT / ".venv")
         git(self.path, "init", "--quiet", "--initial-branch", "master")
         shims = tmp_path / "bin"
@@ -227,8 +231,7 @@ def test_the_installed_environment_imports_the_tasks_and_the_plugin_of_its_check
     lines = install["run"].strip().splitlines()
     assert lines[0] == "python -m venv .venv" and "pip install" in lines[1] and "-r requirements.lock" in lines[1]
     project = tmp_path / "checkout"
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".venv", ".git", "output", ".output*", "__pycache__",
-                                                                 ".pytest_cache", ".node", "benchmarks"))
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(*LOCAL_ONLY, "benchmarks"))
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True)
     environment = subprocess.run([str(project / ".venv/bin/python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                  capture_output=True, text=True, check=True).stdout.strip()
