@@ -234,4 +234,7 @@ def test_a_report_page_object_is_what_pelican_makes_of_its_metadata(tmp_path):
         fresh = ReportPage("", dict(page.metadata), settings=page.settings, context=page._context)
         assert page.__dict__ == fresh.__dict__, page.save_as
         assert page.translations is not made_pages[0].translations or page is made_pages[0]
+        # The build's settings and context, held as they are (as Pelican's pages hold what they are
+        # given), never a copy a page: a sitemap keeps every page object until the build ends.
+        assert page.settings is made_pages[0].settings and page._context is made_pages[0]._context
         assert isinstance(page, Content) and page.url == page.metadata["url"] and page.save_as == page.metadata["save_as"]

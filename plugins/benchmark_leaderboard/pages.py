@@ -135,8 +135,13 @@ class LeaderboardPages(Sequence):
             self._dates[row.run_date] = (page.date, page.locale_date)
             if self._prototype is None:
                 self._prototype = page.__dict__
+                # Its settings and context are the build's own, which Pelican gives every page as
+                # they are: only what it makes anew for each page is copied (a copy of the context
+                # a page would hold the build's context twice over at 100,000 pages).
                 self._mutable = tuple(name for name, value in page.__dict__.items()
-                                      if isinstance(value, (list, dict, set)) and name != "metadata")
+                                      if isinstance(value, (list, dict, set))
+                                      and value is not self._settings and value is not self._context
+                                      and name != "metadata")
             return page
         page = ReportPage.__new__(ReportPage)
         attributes = page.__dict__
