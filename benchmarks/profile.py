@@ -217,7 +217,6 @@ def install() -> None:
     validate.rows_valid = timed("read: rows' schema check", validate.rows_valid)
     pipeline.report_copy = timed("read: canonical encode", pipeline.report_copy)
     pipeline.fill_row = timed("read: fill", pipeline.fill_row)
-    pipeline.packed_metric_leaves = timed("read: metric leaves for compare", pipeline.packed_metric_leaves)
     # Writing, in the workers.
     generator.report_of = timed("copy parsed again", generator.report_of)
     generator.report_details = timed("page details (leaves, percentages)", generator.report_details)
@@ -226,7 +225,7 @@ def install() -> None:
     generator.data_script = timed("data file", generator.data_script)
     generator.csv_lines = timed("CSVs", generator.csv_lines)
     generator.csv_pieces = timed_generator("CSVs", generator.csv_pieces)
-    generator.metric_leaves_of = timed("compare: metric leaves", generator.metric_leaves_of)
+    generator.metric_leaves = timed("compare: metric leaves", generator.metric_leaves)
     generator.metrics_script = timed("compare: script", generator.metrics_script)
     generator.badge_rows = timed("build: badge rows", generator.badge_rows)
     generator._badge = timed("badge: layout (texts, widths, escaping)", generator._badge)
@@ -306,7 +305,6 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("read: schema check", ("read|read: schema check", "read|read: rows' schema check")),
     ("read: fill", ("read|read: fill",)),
     ("read: canonical encode", ("read|read: canonical encode",)),
-    ("read: metric leaves for compare (packed)", ("read|read: metric leaves for compare",)),
     ("read: the rest of the loop", ("read|read: rest",)),
     ("report: canonical copy parsed again", ("reports|copy parsed again",)),
     ("report: page details (leaves, percentages, table rows)", ("reports|page details (leaves, percentages)",)),

@@ -38,7 +38,8 @@ from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, T
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
 from .fill import url_of
 from .history import archive_history
-from .pipeline import Leaderboard, metric_leaves_of, read_leaderboard, report_of, room_for_nesting
+from .leaves import metric_leaves
+from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
@@ -334,7 +335,11 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     if isinstance(task, tuple) and task[0] == "compare":
         suite = board.suites[task[1]]
         indices = suite_rows(suite)
-        metrics = [(index, metric_leaves_of(board, index)) for index in indices]
+        # Each row's copy read back (a few µs each with orjson): keeping every row's metric leaves
+        # from the read phase instead cost more memory at 100,000 reports than half the reference's
+        # allows (benchmarks/results.md).
+        with room_for_nesting():
+            metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
         return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
     return _write_reports(job, task)
 

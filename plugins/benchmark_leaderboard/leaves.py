@@ -1,14 +1,9 @@
 """A report's nested values as its pages list them: every leaf under its keys joined with dots,
-each as text (``shown``) or, for compare, as a number where it is a finite one (``metric_value``).
-
-The read phase keeps each report's metric leaves for compare (``packed_metric_leaves``: a few
-hundred bytes a report), so that compare's data comes from the reports as they were read, not from
-their copies parsed again."""
+each as text (``shown``) or, for compare, as a number where it is a finite one (``metric_value``)."""
 
 from __future__ import annotations
 
 import json
-import marshal
 import math
 from typing import Any
 
@@ -16,10 +11,9 @@ from .canonical import scalar_text
 
 
 def leaves_of(value: Any) -> list[tuple[str, Any]]:
-    """Every leaf of ``value`` as it is, sorted by its nested keys joined by dots. Each object is
-    walked in the order of its keys, as its canonical copy holds them, so that where two leaves'
-    keys join the same (``{"a.b": 1, "a": {"b": 2}}``) the same one is kept, whatever the order of
-    the file that was read."""
+    """Every leaf of ``value`` as it is, sorted by its nested keys joined by dots. ``value`` is read
+    from a report's canonical copy, whose keys are sorted: where two leaves' keys join the same
+    (``{"a.b": 1, "a": {"b": 2}}``), the same one is kept whatever the order of the file."""
     found: list[tuple[str, Any]] = []
     add_leaves(value, "", found)
     found.sort(key=lambda item: item[0])
@@ -31,8 +25,7 @@ def add_leaves(value: Any, prefix: str, found: list[tuple[str, Any]]) -> None:
     if not (isinstance(value, dict) and value):
         found.append((prefix, value))
         return
-    for key in sorted(value):  # a call a nested object, not a leaf
-        item = value[key]
+    for key, item in value.items():  # a call a nested object, not a leaf
         name = f"{prefix}.{key}" if prefix else str(key)
         if isinstance(item, dict) and item:
             add_leaves(item, name, found)
@@ -60,13 +53,3 @@ def metric_leaves(metrics: Any) -> dict[str, Any]:
     """Every leaf of a report's ``metrics``, by its keys joined with dots (as a report page lists
     them), each a ``metric_value``."""
     return {key: metric_value(value) for key, value in leaves_of(metrics)}
-
-
-def packed_metric_leaves(report: dict[str, Any]) -> bytes:
-    """``metric_leaves`` of a report's metrics, packed (``marshal``: text, numbers and null come back
-    exactly as they were, integers beyond 64 bits included)."""
-    return marshal.dumps(metric_leaves(report.get("metrics")))
-
-
-def unpacked_metric_leaves(packed: bytes) -> dict[str, Any]:
-    return marshal.loads(packed)

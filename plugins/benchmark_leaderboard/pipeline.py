@@ -8,8 +8,7 @@ manifest. It writes nothing and leaves nothing running.
 The canonical copies (what ``reports/`` publishes, made from the very bytes that were checked) are
 kept as one block of bytes with each row's bounds in it, not as an object a row: the processes that
 write the pages read their slices of the block without writing to it, so its memory stays shared
-with the build's own process instead of being copied into each of them. Each row's metric leaves,
-which compare's data holds, are kept the same way, packed, as the read phase made them."""
+with the build's own process instead of being copied into each of them."""
 
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, 
 from .canonical import report_copy
 from .document import document_view, whole_document
 from .fill import Filled, Row, fill_row
-from .leaves import packed_metric_leaves, unpacked_metric_leaves
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
 from .rank import Standing, Suite, group, rank_key, standing
@@ -47,9 +45,6 @@ class Leaderboard:
     copies: bytes  # every row's canonical copy, one after another
     copy_bounds: array  # row ``i``'s copy is ``copies[copy_bounds[i]:copy_bounds[i] + copy_sizes[i]]``
     copy_sizes: array
-    leaves: bytes  # every row's metric leaves, packed (``metric_leaves_of``), one after another
-    leaf_bounds: array  # as ``copy_bounds``
-    leaf_sizes: array
 
 
 @dataclass(frozen=True)
@@ -67,8 +62,6 @@ class _Checked:
     filled: list[Filled]
     copies: bytes  # the canonical copy of each of ``filled``, one after another
     copy_sizes: array  # the length of each
-    leaves: bytes  # the metric leaves of each of ``filled``, packed, one after another
-    leaf_sizes: array
     rows_valid: bool  # every row already passes the leaderboard schema's row definition
     problems: list[Problem]
 
@@ -88,18 +81,16 @@ def read_leaderboard(options: Options) -> Leaderboard:
     if problems:
         raise BuildRefused(problems)
     copies = b"".join(part.copies for part in parts)
-    leaves = b"".join(part.leaves for part in parts)
-    # Each row with where its copy and its leaves start in ``copies`` and ``leaves``, and their sizes.
-    numbered, start, leaf_start = [], 0, 0
+    numbered, start = [], 0  # each row with where its copy starts in ``copies``, and its size
     for part in parts:
-        for filled, size, leaf_size in zip(part.filled, part.copy_sizes, part.leaf_sizes):
-            numbered.append((filled, start, size, leaf_start, leaf_size))
+        for filled, size in zip(part.filled, part.copy_sizes):
+            numbered.append((filled, start, size))
             start += size
-            leaf_start += leaf_size
     del parts
     numbered.sort(key=lambda item: rank_key(item[0]))
     ranked = tuple(item[0] for item in numbered)
-    copy_bounds, copy_sizes, leaf_bounds, leaf_sizes = (array("Q", (item[at] for item in numbered)) for at in range(1, 5))
+    copy_bounds = array("Q", (item[1] for item in numbered))
+    copy_sizes = array("Q", (item[2] for item in numbered))
     del numbered
     rows = tuple(filled.row for filled in ranked)
     suites = group(ranked)
@@ -115,7 +106,7 @@ def read_leaderboard(options: Options) -> Leaderboard:
     if sure_problems:
         raise BuildRefused(sure_problems)
     return Leaderboard(ranked, rows, suites, standing(ranked, suites), sure, len(paths), root, manifest, copies,
-                       copy_bounds, copy_sizes, leaves, leaf_bounds, leaf_sizes)
+                       copy_bounds, copy_sizes)
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
@@ -127,18 +118,10 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
     return json_value(copy), copy
 
 
-def metric_leaves_of(board: Leaderboard, index: int) -> dict[str, Any]:
-    """The metric leaves of the report of the row at ``index`` of the ranking (``leaves.metric_leaves``),
-    as the read phase made them of the report it read."""
-    start = board.leaf_bounds[index]
-    return unpacked_metric_leaves(board.leaves[start:start + board.leaf_sizes[index]])
-
-
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
     """Read, validate and fill the files at ``paths``; each file's result depends on it alone."""
     filled: list[Filled] = []
     copies: list[bytes] = []
-    leaves: list[bytes] = []
     problems: list[Problem] = []
     candidates = 0
     with room_for_nesting():
@@ -165,9 +148,7 @@ def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
             if row is not None and copy is not None:
                 filled.append(row)
                 copies.append(copy)
-                leaves.append(packed_metric_leaves(payload))
-    return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)), b"".join(leaves),
-                    array("Q", map(len, leaves)),
+    return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)),
                     validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
 
 
