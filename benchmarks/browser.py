@@ -104,7 +104,8 @@ FILTER_SHOWN = """() => {
 MARK_SORT_BUTTONS = """(wanted) => {
   let best = null;
   for (const table of document.querySelectorAll('table')) {
-    if (table.closest('[hidden]') || !table.tHead || !table.tBodies.length) continue;
+    // A table that sorts (a suite's best rows keep the ranking's order: their headers do not sort).
+    if (table.closest('[hidden]') || !table.tHead || !table.tBodies.length || !table.tHead.querySelector('th button')) continue;
     if (best === null || table.tBodies[0].rows.length > best.tBodies[0].rows.length) best = table;
   }
   if (best === null) return 0;
@@ -127,7 +128,7 @@ class PageFigures:
     keystrokes: int  # keystrokes answered within ANSWER_TIMEOUT_MS
     keystroke_median_ms: float | None  # None when no keystroke was answered
     keystroke_worst_ms: float | None
-    sort_buttons: int  # in the header of the longest table shown; 0 when the page cannot sort
+    sort_buttons: int  # in the header of the longest table shown that sorts; 0 when the page cannot sort
     sorts: int  # sorts answered within ANSWER_TIMEOUT_MS
     sort_worst_ms: float | None
 
