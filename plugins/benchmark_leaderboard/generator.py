@@ -418,11 +418,16 @@ def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: An
     """The text of ``_rendered``, in the pieces the template makes it in. Given ``relative_to``, its
     links are written for that page instead (a suite's panel script, shown within the index)."""
     relative_to = variables.pop("relative_to", save_as)
-    context = template.new_context(job.context, shared=True)
-    local = context.vars
-    local.update(output_file=save_as, **variables)
+    variables["output_file"] = save_as
     if job.relative_urls:
-        local["SITEURL"] = local["localsiteurl"] = _relative_site_url(relative_to)
+        variables["SITEURL"] = variables["localsiteurl"] = _relative_site_url(relative_to)
+    return _in_context(job, template, variables)
+
+
+def _in_context(job: _PageJob, template: Any, variables: dict[str, Any]) -> Iterator[str]:
+    """The pieces of ``template`` rendered with the site's context and ``variables`` over it."""
+    context = template.new_context(job.context, shared=True)
+    context.vars.update(variables)
     return template.root_render_func(context)
 
 
@@ -535,9 +540,7 @@ _NOTHING = Markup("")
 def _report_page(job: _PageJob, variables: dict[str, Any]) -> str:
     """A report page rendered by its template with the site's context and ``variables``."""
     template = job.report_template
-    context = template.new_context(job.context, shared=True)
-    context.vars.update(variables)
-    return template.environment.concat(template.root_render_func(context))
+    return template.environment.concat(_in_context(job, template, variables))
 
 
 def _remove_stale(output_path: str, written: set[str]) -> None:

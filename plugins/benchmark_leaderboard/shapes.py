@@ -48,7 +48,6 @@ def made(value: Any) -> Any:
     return escape(value)
 
 
-
 def placeholder(number: int) -> Markup:
     return Markup(f"<leaderboard-value {number}>")
 

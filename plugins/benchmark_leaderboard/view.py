@@ -87,25 +87,19 @@ def leaf_columns(value: Any) -> tuple[tuple[Markup, ...], list[Markup]]:
     """Every leaf of ``value`` (lists, scalars and empty objects are leaves), sorted by its nested keys
     joined by dots, as two columns: the keys, escaped (a tuple, which keys a table's shape), and
     the values as JSON text (strings without quotes, so that true, null and 0.5 read as written),
-    escaped. A number's text is digits, a point, a sign or an exponent: made a ``Markup`` as it is,
-    with nothing to escape."""
+    escaped. A finite number's text is ``made``'s, its digits, a point, a sign or an exponent: made a
+    ``Markup`` as it is, with nothing to escape."""
     found: list[tuple[str, Any]] = []
     add_leaves(value, "", found)
     found.sort(key=_first)
     return (tuple([escaped(key) for key, _ in found]),
-            [_number_text(leaf) if type(leaf) in _NUMBERS and leaf == leaf and leaf not in _INFINITIES else escaped(shown(leaf))
+            [_safe(made(leaf)) if type(leaf) in _NUMBERS and leaf == leaf and leaf not in _INFINITIES else escaped(shown(leaf))
              for _, leaf in found])
 
 
 _first = itemgetter(0)
 _NUMBERS = (int, float)
 _INFINITIES = (math.inf, -math.inf)
-
-
-def _number_text(number: int | float) -> Markup:
-    return _safe(int.__repr__(number) if type(number) is int else float.__repr__(number))
-
-
 _safe = partial(str.__new__, Markup)  # text that holds nothing to escape
 
 
