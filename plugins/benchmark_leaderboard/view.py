@@ -203,7 +203,7 @@ def neighbour(rows: Any, in_suite: Any, uncertainty: Uncertainty, index: int) ->
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
-                   suite_number: int, rows: Any, in_suite: Any, changed: tuple[str, ...] = (),
+                   suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
                    changed_release: str | None = None, history: ModelHistory | None = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
@@ -224,7 +224,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_home=suite_home(suite_anchor, suite_number == 0),
+        suite_home=suite_home(suite_anchor, suite_number == 0, index_url),
         suite_csv=suite_csv,
         fixture_count=fixture_count,
         thin_evidence=thin_evidence,
@@ -366,11 +366,11 @@ def suite_page_path(anchor: str) -> str:
 
 
 @lru_cache(maxsize=1 << 10)  # every report page asks for its suite's
-def suite_home(anchor: str, first: bool) -> str:
+def suite_home(anchor: str, first: bool, index_url: str = "index.html") -> str:
     """The URL within the site of the page that opens on a suite, with the script or without: the
-    index for the first suite, its own page for the others. (The index's address with the suite's
-    fragment opens it only where the script runs.)"""
-    return "index.html" if first else suite_page_path(anchor)
+    index (at ``index_url``) for the first suite, its own page for the others. (The index's address
+    with the suite's fragment opens it only where the script runs.)"""
+    return index_url if first else suite_page_path(anchor)
 
 
 def panel_script_path(anchor: str) -> str:
