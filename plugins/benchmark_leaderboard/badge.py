@@ -205,8 +205,8 @@ def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
 _PLAIN = re.compile(r"(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9._-]+")
 _FOLDER_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _FILE_SAFE = _FOLDER_SAFE | {"."}
-# The longest part of a path a file system is sure to hold (255 bytes, less ".svg"), and the
-# longest name kept readable; a longer one is written by its digest.
+# The longest part of a path a file system is sure to hold (255 bytes, less ".html" or ".svg"), and
+# the longest name kept readable; a longer one is written by its digest.
 _MOST_PART = 250
 _MOST_NAME = 1000
 
@@ -222,17 +222,21 @@ def _encoded(part: str, safe: frozenset[str]) -> str:
 
 def badge_path(anchor: str, model_name: str) -> str:
     """Where the badge of ``model_name`` in the suite of ``anchor`` is written, relative to the
-    site: ``badge/<anchor>/<model>.svg``, the model's parts (split at ``/``) as folders. Its
-    characters are letters, digits, ``.``, ``_``, ``-``, ``~`` and ``/`` only, so the path is
-    its own URL. One name, one path, and two names never share one: a folder never holds a dot
-    (so no folder is ``.`` or ``..`` or a file's name), any other character is encoded
-    (``_encoded``), and a name too long for that is written as ``~~`` and its SHA-256, which no
-    encoding makes (``~~`` occurs in none)."""
+    site: ``badge/<anchor>/<model>.svg``, the model's part of the path as ``model_path`` writes it."""
+    return f"{BADGES}{anchor}/{model_path(model_name)}.svg"
+
+
+def model_path(model_name: str) -> str:
+    """A model's part of the paths written for it (its badges, its page), without a suffix: the
+    model's parts (split at ``/``) as folders. Its characters are letters, digits, ``.``, ``_``,
+    ``-``, ``~`` and ``/`` only, so a path made of it is its own URL. One name, one path, and two
+    names never share one: a folder never holds a dot (so no folder is ``.`` or ``..`` or a file's
+    name), any other character is encoded (``_encoded``), and a name too long for that is written
+    as ``~~`` and its SHA-256, which no encoding makes (``~~`` occurs in none)."""
     if len(model_name) <= _MOST_PART and _PLAIN.fullmatch(model_name):
-        return f"{BADGES}{anchor}/{model_name}.svg"
+        return model_name
     *folders, last = model_name.split("/")
     parts = [_encoded(folder, _FOLDER_SAFE) for folder in folders] + [_encoded(last, _FILE_SAFE)]
     if max(map(len, parts)) > _MOST_PART or sum(map(len, parts)) > _MOST_NAME:
-        digest = hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
-        return f"{BADGES}{anchor}/~~{digest}.svg"
-    return f"{BADGES}{anchor}/{'/'.join(parts)}.svg"
+        return "~~" + hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
+    return "/".join(parts)

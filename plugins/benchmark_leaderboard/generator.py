@@ -8,8 +8,9 @@ running. ``generate_output`` writes every file through ``SiteWriter``: the schem
 processes leaderboard.json, uncertainty.json, the page's data file and its chunks for compare, the
 CSV downloads, the compare page, the index, each other suite's page and its panel as a script (for
 the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies
-and pages (with the badge of each suite and model, ``badge``), each page rendered with the context
-as it is then (other plugins may have added to it); the changes pages and the feed of a build given
+and pages (with the badge of each suite and model, ``badge``) and a page a model
+(``model_pages``), each page rendered with the context as it is then (other plugins may have added
+to it); the changes pages and the feed of a build given
 a previous leaderboard (``feed``); then it announces every HTML page with ``content_written`` and
 its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
 not, and writes the render's marker last."""
@@ -39,6 +40,8 @@ from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_en
 from .fill import url_of
 from .history import archive_history
 from .leaves import metric_leaves
+from .model_pages import (MODEL_PAGES, ModelIndex, ModelPage, model_details, model_index, model_page_path,
+                          model_page_url, model_pages)
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
 from .problems import BuildFailed, BuildRefused, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
@@ -62,7 +65,7 @@ COMPARE_DATA = "compare-data/"
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
 OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/",
-               BADGES)
+               BADGES, MODEL_PAGES)
 # Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
 OWN_FILES = (CHANGES_PAGE, FEED_PATH)
 # The files outside those folders that every render writes (the index aside: LEADERBOARD_INDEX_SAVE_AS).
@@ -123,6 +126,7 @@ class LeaderboardGenerator(Generator):
         self.context["board_tables"] = TABLES
         self.context["column_track"] = column_track
         self.context["report_page_url"] = report_page_url
+        self.context["model_page_url"] = model_page_url
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
         self.context["page_address"] = page_address
@@ -158,6 +162,9 @@ class LeaderboardGenerator(Generator):
         self.places = _board_pages(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
                                    self.options.index_save_as, self.options.index_url)
         self.pages = leaderboard_pages(self.leaderboard, self.places, self.settings, self.context)
+        # Then a page a model (model_pages), after the report pages.
+        self.models: ModelIndex = model_index(self.leaderboard.rows)
+        self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
         if self.earlier_files is not None:
             self._refuse_overwriting(self.earlier_files)
@@ -178,9 +185,11 @@ class LeaderboardGenerator(Generator):
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
                        self.env.get_template("panel.js"), dict(self.context), self.settings["RELATIVE_URLS"], site,
                        self.options.index_save_as, self.options.index_url,
-                       {page.save_as: page for page in self.pages[:places]}, self.pages[places:],
+                       {page.save_as: page for page in self.pages[:places]},
+                       self.pages[places:places + len(board.rows)],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
-                       tuple(suite.row_count for suite in board.suites))
+                       tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
+                       self.pages[places + len(board.rows):])
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -189,6 +198,7 @@ class LeaderboardGenerator(Generator):
         tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
         tasks += [("compare", s) for s in range(len(board.suites))]
         tasks += workers.chunks(range(len(board.rows)), self.options.workers)
+        tasks += [("models", numbers) for numbers in workers.chunks(range(len(self.models)), self.options.workers)]
         parts = workers.run(_write_counted, tasks, job, self.options.workers)
         written = [path for paths, _ in parts for path in paths]
         linked, linked_before = sum(count for _, count in parts), site.linked
@@ -242,6 +252,7 @@ class LeaderboardGenerator(Generator):
             paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
             if self.badge_rows[index] == index:
                 paths.append(badge_path(board.suites[board.standing.suite_of[index]].anchor, row.model_name))
+        paths += [model_page_path(name) for name in self.models.names]
         clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
         if clashes:
             raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
@@ -332,7 +343,7 @@ _pelican_written: list[str] = []
 
 
 def _note_written(path: str, context: Any = None) -> None:
-    if not isinstance((context or {}).get("page"), (ReportPage, BoardPage)):  # the plugin's own are in written
+    if not isinstance((context or {}).get("page"), (ReportPage, BoardPage, ModelPage)):  # the plugin's own are in written
         _pelican_written.append(path)
 
 
@@ -360,6 +371,9 @@ class _PageJob:
     badge_template: Any
     badge_rows: Any  # for each row, the index of its suite and model's badge row (badge.badge_rows)
     suite_rows: tuple[int, ...]  # each suite's row count
+    model_template: Any
+    models: ModelIndex  # every model and its rows
+    model_pages: Sequence[ModelPage]  # the page object of each model's page, in ``models.names`` order
 
 
 def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
@@ -375,7 +389,8 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     uncertainty.json, the page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
     index and the style made of the column table; ``("suite", suite)``, another suite's page and
     panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
-    metrics; or the copies and pages of a range of rows."""
+    metrics; ``("models", numbers)``, the pages of a range of models; or the copies and pages of a
+    range of rows."""
     board, view = job.board, job.view
     if task == "index":
         # The first suite's page; the others are the ("suite", s) tasks.
@@ -406,6 +421,8 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
         return written
     if isinstance(task, tuple) and task[0] == "pages":
         return _write_family_pages(job, *task[1:])
+    if isinstance(task, tuple) and task[0] == "models":
+        return _write_models(job, task[1])
     if isinstance(task, tuple) and task[0] == "compare":
         suite = board.suites[task[1]]
         indices = suite_rows(suite)
@@ -571,6 +588,29 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             if badge_index == index:
                 written.append(job.site.write(badge.path, _badge_svg(job, badge)))
             written.append(_render(job, template, page.save_as, page=page, row=row, report=details, badge=badge))
+    return written
+
+
+def _write_models(job: _PageJob, numbers: Sequence[int]) -> list[str]:
+    """The page of each model at ``numbers`` of the model index: its template rendered with the
+    site's context, its page object and its details (model_pages.model_details)."""
+    board, models = job.board, job.models
+    history = job.context.get("leaderboard_history")
+    anchors = [suite.anchor for suite in board.suites]
+
+    def home(number: int) -> str:
+        return suite_home(anchors[number], number == 0, job.index_url)
+
+    def badge(index: int) -> Badge:
+        return _badge(job, index)
+
+    written = []
+    for number in numbers:
+        name = models.names[number]
+        details = model_details(name, models.rows[name], board, board.manifest.get(name), home, history, badge,
+                                job.badge_rows)
+        page = job.model_pages[number]
+        written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
     return written
 
 

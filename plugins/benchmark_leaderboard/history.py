@@ -57,8 +57,16 @@ class ArchiveHistory:
 
     def of(self, row: Row) -> ModelHistory | None:
         """The history of ``row``'s suite, model and device, or None when it has one release tag."""
+        return self._history(row, row.report_path)
+
+    def of_model(self, row: Row) -> ModelHistory | None:
+        """The history of ``row``'s suite, model and device as the model's page shows it (none of its
+        reports is the page's own), or None when it has one release tag."""
+        return self._history(row, None)
+
+    def _history(self, row: Row, current_path: str | None) -> ModelHistory | None:
         indices = self._groups.get((row.suite, row.model_name, row.device))
-        return None if indices is None else model_history([self._rows[i] for i in indices], row.report_path)
+        return None if indices is None else model_history([self._rows[i] for i in indices], current_path)
 
     def __len__(self) -> int:
         return len(self._groups)
@@ -88,11 +96,11 @@ def _coordinate(value: float) -> str:
     return f"{value:.{SPARK_DECIMALS}f}"
 
 
-def model_history(rows: Sequence[Row], current_path: str) -> ModelHistory:
+def model_history(rows: Sequence[Row], current_path: str | None) -> ModelHistory:
     """The history of ``rows`` (one suite, model and device, in order), ``current_path`` the report
-    whose page shows it. The sparkline spans the view box: the first report at the left, the last at
-    the right, the least leakage at the bottom and the most at the top (a flat line mid-height when
-    all are equal)."""
+    whose page shows it (None on the model's page). The sparkline spans the view box: the first
+    report at the left, the last at the right, the least leakage at the bottom and the most at the
+    top (a flat line mid-height when all are equal)."""
     inner_width = SPARK_WIDTH - 2 * SPARK_MARGIN
     inner_height = SPARK_HEIGHT - 2 * SPARK_MARGIN
     low = min(row.leakage for row in rows)
