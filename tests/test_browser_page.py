@@ -27,6 +27,11 @@ HOSTILE = {
     "file": "we<i>rd&'\" name.report.json",
 }
 
+# A model's page with a history (two releases on one device) and two devices on one suite, and the
+# hostile model's page.
+MODEL_PAGE = "model/OpenMed/tie-model-d.html"
+HOSTILE_MODEL_PAGE = "model/~3C/script~3E~3Cscript~3Ewindow~2Epwned~3D1~3C/script~3E.html"
+
 
 def _build(reports: Path | None, output: Path, release_tag: str = "v3.1.0") -> Path:
     from leaderboard_tools.runner import build
@@ -366,6 +371,12 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
         assert page.evaluate("window.pwned") is None
         assert page.inner_text("h1") == HOSTILE["model"]
         assert HOSTILE["file"] in page.inner_text("main")
+        page.click("text=Every report of")  # its model's page, and from there back to the report
+        assert page.evaluate("window.pwned") is None
+        assert page.inner_text("h1") == HOSTILE["model"]
+        assert page.inner_text(".model-rows tbody th") == f"{HOSTILE['device']} · {HOSTILE['release']}"
+        page.click(".model-rows tbody th a")
+        assert page.inner_text("h1") == HOSTILE["model"] and HOSTILE["file"] in page.inner_text("main")
         page.click("text=Back to")
         page.wait_for_selector("[role=tabpanel]", state="attached")  # the script has wired the new page
         assert selected_tab(page) == page.evaluate("document.querySelector('[role=tabpanel]').id")
@@ -375,7 +386,7 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
 
 def test_a_phone_never_scrolls_the_page_sideways(open_page, base_url):
     for path in ("bundled/index.html", "bundled/report/clinical-notes/legacy/pii-onnx.report.html",
-                 "bundled/schema.html", "hostile/index.html"):
+                 "bundled/schema.html", "hostile/index.html", f"bundled/{MODEL_PAGE}", f"hostile/{HOSTILE_MODEL_PAGE}"):
         w = open_page(path, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         assert w.page.evaluate("document.documentElement.scrollWidth") <= 390, path
         w.assert_clean(base_url)
@@ -383,7 +394,7 @@ def test_a_phone_never_scrolls_the_page_sideways(open_page, base_url):
 
 def test_every_page_loads_without_error_or_policy_violation(open_page, base_url, sites):
     pages = ["bundled/index.html", "bundled/ranking.html", "bundled/schema.html", "bundled/refresh.html",
-             "bundled/adding-reports.html", "bundled/report/golden.report.html"]
+             "bundled/adding-reports.html", "bundled/report/golden.report.html", f"bundled/{MODEL_PAGE}"]
     w = open_page("")
     for path in pages:
         response = w.page.goto(base_url + path)
@@ -403,7 +414,8 @@ def test_axe_finds_no_wcag_aa_violation(open_page, base_url, scheme):
     found = {}
     for path, action in [("bundled/index.html", None), ("bundled/index.html#suite-radiology?q=zeroshot", None),
                          ("bundled/index.html", "filter"), ("bundled/report/golden.report.html", None),
-                         ("bundled/ranking.html", None), ("hostile/index.html", None)]:
+                         ("bundled/ranking.html", None), ("hostile/index.html", None), (f"bundled/{MODEL_PAGE}", None),
+                         (f"hostile/{HOSTILE_MODEL_PAGE}", None)]:
         w = open_page(path, color_scheme=scheme)
         if action == "filter":
             w.page.fill("#filter", "nothing matches this")

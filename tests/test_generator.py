@@ -115,6 +115,12 @@ def test_a_content_written_receiver_sees_every_html_page_once_with_its_page_obje
         assert page.title == page.model_name == f"OpenMed/m{number}" and page.suite == f"s{number % 3}"
         assert (page.model_family, page.release_tag, page.report_path) == ("PII", "v1.0.0", f"s{number % 3}/r{number}.report.json")
         assert page.date == datetime(2026, 1 + number % 9, 10 + number % 10, tzinfo=timezone.utc)
+    models = {path: page for path, page in seen.items() if path.startswith("model/")}
+    assert sorted(models) == sorted(f"model/OpenMed/m{number}.html" for number in range(25))
+    for path, page in models.items():
+        assert isinstance(page, contents.Page) and page.template == "model" and page.url == path
+        report_of_model = pages[f"report/s{int(path[15:-5]) % 3}/r{path[15:-5]}.report.html"]
+        assert page.title == page.model_name == report_of_model.model_name and page.date == report_of_model.date
     latest = max(page.date for page in pages.values())
     for path in ("index.html", "compare.html", "suite/suite-s0/1/2.html"):
         assert seen[path].date == latest and seen[path].url == path
@@ -133,8 +139,10 @@ def test_the_context_lists_every_page_the_plugin_writes_as_page_objects(archive,
     pages = context["leaderboard_pages"]
     assert [page.save_as for page in pages] == (["index.html", "compare.html", "suite/suite-golden/1/1.html",
                                                  "suite/suite-golden/1/2.html", "suite/suite-golden/1/3.html"]
-                                                + [f"report/s/r{i}.report.html" for i in range(12)])
-    assert all(isinstance(page, contents.Page) and page.template == "report" for page in pages[5:])
+                                                + [f"report/s/r{i}.report.html" for i in range(12)]
+                                                + [f"model/OpenMed/m{i}.html" for i in sorted(range(12), key=str)])
+    assert all(isinstance(page, contents.Page) and page.template == "report" for page in pages[5:17])
+    assert all(isinstance(page, contents.Page) and page.template == "model" for page in pages[17:])
     assert context["pages"] == []  # Pelican would write what is in there a second time
 
 

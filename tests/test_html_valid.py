@@ -1,6 +1,6 @@
 """Every kind of page the site writes is valid HTML: the Nu HTML Checker (the W3C validator's engine,
 installed by `make test` into .node/ at the Makefile's pinned version) finds no error in the index,
-a long family's further pages, the report pages, compare.html, the changes page and a kind of
+a long family's further pages, the report pages, the model pages, compare.html, the changes page and a kind of
 change's further pages, the Markdown pages, and a release list, all from one release render run
 through the checker at once."""
 
@@ -32,7 +32,8 @@ def scored(name: str, leakage: float, recall: float, **changes) -> dict:
 
 # Before (v1.0.0): a, b and d in golden. After (v1.1.0): a leaks more, b finds more, d is gone, five
 # rows are new in golden's PII family (a family longer than a page of 2 rows, and more rows added
-# than a page of changes holds), one in golden's NER family and one in another suite.
+# than a page of changes holds), one in golden's NER family and one in another suite; and model-a
+# has three more reports, on another device, in another release and in another suite.
 OLD = {
     "golden/a.report.json": scored("OpenMed/model-a", 0.10, 0.90),
     "golden/b.report.json": scored("OpenMed/model-b", 0.05, 0.90),
@@ -45,6 +46,10 @@ NEW_ARCHIVE = {
        for n in range(1, 6)},
     "golden/n.report.json": scored("OpenMed/ner-a", 0.03, 0.85, device="cuda", metadata={**NEW, "model_family": "NER"}),
     "clinical/c.report.json": scored("OpenMed/model-c", 0.01, 0.90, suite="clinical", device="onnx", metadata=NEW),
+    # model-a's page: two suites, two devices in golden (which can be told apart), and a history there.
+    "golden/a-old.report.json": scored("OpenMed/model-a", 0.11, 0.90),
+    "golden/a-cuda.report.json": scored("OpenMed/model-a", 0.40, 0.80, device="cuda", fixture_count=4000, metadata=NEW),
+    "clinical/a.report.json": scored("OpenMed/model-a", 0.02, 0.90, suite="clinical", metadata=NEW),
 }
 
 
@@ -97,6 +102,7 @@ KINDS = {
     "a long family's further pages": r"suite/[^/]+/\d+/\d+\.html",
     "another suite's page": r"suite/[^/]+/index\.html",
     "the report pages": r"report/.+\.report\.html",
+    "the model pages": r"model/.+\.html",
     "compare": r"compare\.html",
     "the changes page": r"changes\.html",
     "a kind of change's further pages": r"changes/[a-z]+/\d+\.html",
@@ -109,7 +115,8 @@ def test_the_render_has_every_kind_of_page_and_no_other(checked):
     site, errors = checked
     kinds = {kind: sorted(page for page in errors if re.fullmatch(pattern, page)) for kind, pattern in KINDS.items()}
     assert all(kinds.values()), kinds
-    assert len(kinds["the Markdown pages"]) == 4 and len(kinds["the report pages"]) == 9
+    assert len(kinds["the Markdown pages"]) == 4 and len(kinds["the report pages"]) == 12
+    assert len(kinds["the model pages"]) == 9
     assert sorted(page for pages in kinds.values() for page in pages) == sorted(errors)
 
 

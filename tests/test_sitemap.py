@@ -43,13 +43,15 @@ def test_pelican_content_lists_every_page_no_asset_and_dates_each_report_page_by
     assert result.returncode == 0, result.stderr
     found = entries(output)
     pages = sorted(path.relative_to(output).as_posix() for path in output.rglob("*.html"))
-    assert len(pages) > 14 + 5
+    assert len(pages) > 14 + 14 + 5
     assert sorted(found) == sorted(SITE + "/" + quote(re.sub(r"(^|/)index\.html$", r"\1", page)) for page in pages)
     rows = json.loads((output / "leaderboard.json").read_bytes())["rows"]
     assert len(rows) == 14
     for row in rows:
         page = "report/" + row["report_path"][: -len(".json")] + ".html"
         assert found[f"{SITE}/{quote(page)}"] == row["run_date"] + "T00:00:00+00:00", page
+        # Its model's page (a report a model here), dated by the model's latest run date: this one's.
+        assert found[f"{SITE}/model/{row['model_name']}.html"] == row["run_date"] + "T00:00:00+00:00"
     latest = max(row["run_date"] for row in rows) + "T00:00:00+00:00"
     assert found[SITE + "/"] == found[SITE + "/compare.html"] == latest
     assert found[SITE + "/ranking.html"] == "2026-11-30T00:00:00+00:00"  # its Date:
