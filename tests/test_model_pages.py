@@ -219,8 +219,9 @@ def test_its_name_family_size_history_badges_and_compare_links(site):
     rows = published(site)["rows"]
     alpha = [row for row in rows if row["model_name"] == MODELS[0] and row["suite"] == "alpha" and row["device"] == "cpu"]
     old, new = sorted(alpha, key=lambda row: row["release_tag"])
-    assert sections["alpha"]["figures"] == [f"History on cpu: leakage {percent_text(old['leakage'])}% in v1.0.0, "
-                                            f"{percent_text(new['leakage'])}% in v1.1.0 (2 releases)"]
+    before, after = percent_text(old["leakage"]), percent_text(new["leakage"])
+    assert sections["alpha"]["figures"] == [f"On cpu: Leakage by release, from {before}% in v1.0.0 to {after}% in v1.1.0: "
+                                            f"v1.0.0 {before}%, v1.1.0 {after}%"]
     assert sections["beta"]["figures"] == []  # one release there: no history
     for suite, section in sections.items():
         badge = f"badge/suite-{suite}/{MODELS[0]}.svg"

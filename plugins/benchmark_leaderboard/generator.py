@@ -604,11 +604,12 @@ def _write_models(job: _PageJob, numbers: Sequence[int]) -> list[str]:
     def badge(index: int) -> Badge:
         return _badge(job, index)
 
+    tag_order = {tag: place for place, tag in enumerate(job.view.release_tags)}
     written = []
     for number in numbers:
         name = models.names[number]
         details = model_details(name, models.rows[name], board, board.manifest.get(name), home, history, badge,
-                                job.badge_rows)
+                                job.badge_rows, tag_order)
         page = job.model_pages[number]
         written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
     return written

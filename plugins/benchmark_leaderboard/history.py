@@ -1,5 +1,6 @@
 """A model's history: the rows of one suite, model and device across the archive's release tags, in
-version order, for the report pages (a small table and a sparkline of leakage).
+version order, for the report pages (a small table and a sparkline of leakage) and the model's page
+(the sparkline and its text).
 
 Pure: ``archive_history`` indexes the ranked rows once per build (in ``generate_context``);
 ``ArchiveHistory.of`` looks one row's history up for its page, worked out then, ready to print. The
@@ -48,6 +49,18 @@ class ModelHistory:
     height: int = SPARK_HEIGHT
 
 
+@dataclass(frozen=True, slots=True)
+class LeakageLine:
+    """A suite, model and device's leakage across its releases, as a model's page draws it: the
+    sparkline (``ModelHistory``'s) and its text."""
+
+    points: str
+    label: str
+    releases: int
+    width: int = SPARK_WIDTH
+    height: int = SPARK_HEIGHT
+
+
 class ArchiveHistory:
     """The archive's rows of each suite, model and device that occur in two release tags or more."""
 
@@ -57,16 +70,14 @@ class ArchiveHistory:
 
     def of(self, row: Row) -> ModelHistory | None:
         """The history of ``row``'s suite, model and device, or None when it has one release tag."""
-        return self._history(row, row.report_path)
-
-    def of_model(self, row: Row) -> ModelHistory | None:
-        """The history of ``row``'s suite, model and device as the model's page shows it (none of its
-        reports is the page's own), or None when it has one release tag."""
-        return self._history(row, None)
-
-    def _history(self, row: Row, current_path: str | None) -> ModelHistory | None:
         indices = self._groups.get((row.suite, row.model_name, row.device))
-        return None if indices is None else model_history([self._rows[i] for i in indices], current_path)
+        return None if indices is None else model_history([self._rows[i] for i in indices], row.report_path)
+
+    def line_of(self, row: Row) -> LeakageLine | None:
+        """The leakage line of ``row``'s suite, model and device, as the model's page draws it, or
+        None when it has one release tag."""
+        indices = self._groups.get((row.suite, row.model_name, row.device))
+        return None if indices is None else leakage_line([self._rows[i] for i in indices])
 
     def __len__(self) -> int:
         return len(self._groups)
@@ -96,24 +107,41 @@ def _coordinate(value: float) -> str:
     return f"{value:.{SPARK_DECIMALS}f}"
 
 
-def model_history(rows: Sequence[Row], current_path: str | None) -> ModelHistory:
-    """The history of ``rows`` (one suite, model and device, in order), ``current_path`` the report
-    whose page shows it (None on the model's page). The sparkline spans the view box: the first
-    report at the left, the last at the right, the least leakage at the bottom and the most at the
-    top (a flat line mid-height when all are equal)."""
+def _points(rows: Sequence[Row]) -> list[tuple[str, str]]:
+    """The sparkline's point of each of ``rows`` (one suite, model and device, in order), spanning
+    the view box: the first report at the left, the last at the right, the least leakage at the
+    bottom and the most at the top (a flat line mid-height when all are equal)."""
     inner_width = SPARK_WIDTH - 2 * SPARK_MARGIN
     inner_height = SPARK_HEIGHT - 2 * SPARK_MARGIN
     low = min(row.leakage for row in rows)
     high = max(row.leakage for row in rows)
     last = max(len(rows) - 1, 1)
-    entries = []
+    points = []
     for number, row in enumerate(rows):
-        x = SPARK_MARGIN + inner_width * number / last
         share = (row.leakage - low) / (high - low) if high > low else 0.5
-        y = SPARK_MARGIN + inner_height * (1 - share)
-        entries.append(HistoryEntry(row.release_tag, row.report_path, percent(row.leakage), percent(row.recall),
-                                    percent(row.f1), row.report_path == current_path, _coordinate(x), _coordinate(y)))
-    label = ("Leakage by release, from " + f"{entries[0].leakage_percent}% in {entries[0].release_tag} to "
-             f"{entries[-1].leakage_percent}% in {entries[-1].release_tag}: "
-             + ", ".join(f"{entry.release_tag} {entry.leakage_percent}%" for entry in entries))
+        points.append((_coordinate(SPARK_MARGIN + inner_width * number / last),
+                       _coordinate(SPARK_MARGIN + inner_height * (1 - share))))
+    return points
+
+
+def _label(shown: Sequence[tuple[str, str]]) -> str:
+    """The sparkline's text alternative, from each report's (release tag, leakage percentage)."""
+    return (f"Leakage by release, from {shown[0][1]}% in {shown[0][0]} to {shown[-1][1]}% in {shown[-1][0]}: "
+            + ", ".join(f"{tag} {leakage}%" for tag, leakage in shown))
+
+
+def model_history(rows: Sequence[Row], current_path: str) -> ModelHistory:
+    """The history of ``rows`` (one suite, model and device, in order), ``current_path`` the report
+    whose page shows it, and its sparkline (``_points``)."""
+    entries = [HistoryEntry(row.release_tag, row.report_path, percent(row.leakage), percent(row.recall),
+                            percent(row.f1), row.report_path == current_path, x, y)
+               for row, (x, y) in zip(rows, _points(rows))]
+    label = _label([(entry.release_tag, entry.leakage_percent) for entry in entries])
     return ModelHistory(tuple(entries), " ".join(f"{entry.x},{entry.y}" for entry in entries), label)
+
+
+def leakage_line(rows: Sequence[Row]) -> LeakageLine:
+    """The sparkline of ``rows`` (one suite, model and device, in order) and its text alone, as a
+    model's page draws it (its table lists each report)."""
+    return LeakageLine(" ".join(f"{x},{y}" for x, y in _points(rows)),
+                       _label([(row.release_tag, percent(row.leakage)) for row in rows]), len(rows))

@@ -22,9 +22,8 @@ from pelican.contents import Page
 
 from .badge import Badge, model_path
 from .fill import url_of
-from .history import ArchiveHistory, ModelHistory
+from .history import ArchiveHistory, LeakageLine
 from .pages import report_page_url, run_datetime
-from .versions import version_order
 from .view import Attribute, interval_text, model_attributes
 
 MODEL_PAGES = "model/"
@@ -141,7 +140,7 @@ class ModelSuite:
     rows: tuple[ModelRow, ...]
     devices: tuple[str, ...]  # in the order of their best rows
     pairs: tuple[DevicePair, ...]
-    histories: tuple[tuple[str, ModelHistory], ...]  # (device, its history), in ``devices`` order
+    histories: tuple[tuple[str, LeakageLine], ...]  # (device, its history), in ``devices`` order
     compare: str | None  # compare.html and its address naming the rows
     compared: int  # how many rows that is
     badge: Badge
@@ -174,10 +173,12 @@ def compare_address(indices: Sequence[int]) -> str:
 
 def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: dict[str, Any] | None,
                   suite_home: Callable[[int], str], history: ArchiveHistory | None,
-                  badge_of_row: Callable[[int], Badge], badge_rows: Sequence[int]) -> ModelDetails:
+                  badge_of_row: Callable[[int], Badge], badge_rows: Sequence[int],
+                  tag_order: dict[str, int]) -> ModelDetails:
     """What the page of the model ``name`` shows, its rows at ``indices`` of the ranking (in ranking
     order); ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a
-    suite and model's badge row (``badge_rows`` gives each row's)."""
+    suite and model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's
+    place in version order."""
     rows, standing, sure = board.rows, board.standing, board.uncertainty
     by_suite: dict[int, list[int]] = {}
     for index in indices:
@@ -198,7 +199,7 @@ def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: d
         histories = []
         if history is not None:
             for device in devices:
-                found = history.of_model(best[device].row)
+                found = history.line_of(best[device].row)
                 if found is not None:
                     histories.append((device, found))
         compared = shown[:COMPARE_MAX]
@@ -216,7 +217,7 @@ def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: d
         report_count=len(indices),
         suites=tuple(suites),
         devices=tuple(sorted({rows[index].device for index in indices})),
-        release_tags=tuple(sorted({rows[index].release_tag for index in indices}, key=version_order)),
+        release_tags=tuple(sorted({rows[index].release_tag for index in indices}, key=tag_order.__getitem__)),
         latest_run=max(rows[index].run_date for index in indices),
         compare=compare_address(bests) if len(bests) >= COMPARE_MIN else None,
         compared=len(bests),
