@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from pelican.contents import Page
 
@@ -100,8 +100,7 @@ def model_page(model_name: str, family: str, date_of: datetime, settings: dict[s
     return ModelPage("", metadata, settings=settings, context=context)
 
 
-@dataclass(frozen=True, slots=True)
-class ModelRow:
+class ModelRow(NamedTuple):
     """A report of the model, as its page lists it: the published row (its fields as
     leaderboard.json holds them), its index in the ranking, its report page, and its figures in
     ``uncertainty.json`` (its rank in the suite and the best and worst its leakage interval allows,
@@ -118,8 +117,7 @@ class ModelRow:
     recall_interval: str
 
 
-@dataclass(frozen=True, slots=True)
-class DevicePair:
+class DevicePair(NamedTuple):
     """Two of the model's devices in a suite, each by its best row there (``better`` ranked above
     ``worse``), and whether one certainly leaks less: their leakage intervals do not overlap."""
 
@@ -128,8 +126,7 @@ class DevicePair:
     apart: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ModelSuite:
+class ModelSuite(NamedTuple):
     """The model in one suite: its rows in ranking order (its best first), the suite's row count,
     where the suite's page is, every pair of its devices there, its history on each device that has
     one, the compare page on its best rows (two to four; None with one row) and its badge."""
@@ -146,8 +143,7 @@ class ModelSuite:
     badge: Badge
 
 
-@dataclass(frozen=True, slots=True)
-class ModelDetails:
+class ModelDetails(NamedTuple):
     """Everything a model's page shows: its name, families (its best row's first), manifest
     attributes, each suite it has reports in, its devices, release tags (in version order) and
     latest run date, and the compare page on its best row of each suite (up to four; None with one
