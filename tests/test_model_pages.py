@@ -20,7 +20,7 @@ from urllib.parse import unquote
 import pytest
 from lxml import html as lxml_html
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, build_site, serve, write_manifest
+from browser_support import build_site, launch, serve, write_manifest
 from conftest import HASH, SETTINGS, report, write_archive
 from core_support import tree_digest
 
@@ -311,10 +311,8 @@ ROWS_SHOWN = """() => Array.from(document.querySelectorAll('.model-rows tbody tr
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launch(playwright_api) as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.mark.browser
