@@ -165,18 +165,22 @@ def test_a_plugin_marks_each_page_from_its_own_metadata_and_only_that_page(rende
     rows = json.loads((sites[1] / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
     mlx = {"report/" + row["report_path"][: -len(".json")] + ".html" for row in rows if row["model_name"].endswith("-mlx")}
     assert len(mlx) == 2
+    # A model's page has its model_name too (the model's): the plugin marks those of the -mlx models.
+    models = {f"model/{row['model_name']}.html" for row in rows}
+    mlx_models = {f"model/{row['model_name']}.html" for row in rows if row["model_name"].endswith("-mlx")}
+    assert len(mlx_models) == 2
     for workers in (1, 2):
         site = sites[workers]
         marked = {path.relative_to(site).as_posix() for path in (site / "report").rglob("*.html")
                   if '<p class="t-mlx">MLX</p>' in path.read_text(encoding="utf-8")}
         assert marked == mlx
-        # content_object_init saw every report page once, as itself; content_written carried each
-        # page object for its own file, with its own mark.
-        assert sorted(seen[workers]["init"]) == sorted("report/" + row["report_path"][:-5] + ".html" for row in rows)
+        # content_object_init saw every report page and every model's page once, as itself;
+        # content_written carried each page object for its own file, with its own mark.
+        assert sorted(seen[workers]["init"]) == sorted({"report/" + row["report_path"][:-5] + ".html" for row in rows} | models)
         written = seen[workers]["written"]
         assert sorted(output for output, _, _ in written) == sorted(seen[workers]["init"])
         assert all(output == save_as for output, save_as, _ in written)
-        assert {output for output, _, mark in written if mark} == mlx
+        assert {output for output, _, mark in written if mark} == mlx | mlx_models
 
 
 def test_a_plugin_finds_every_page_object_in_the_context_once_generators_are_finalized(rendered):
@@ -187,7 +191,7 @@ def test_a_plugin_finds_every_page_object_in_the_context_once_generators_are_fin
     markdown = {"adding-reports.html", "ranking.html", "refresh.html", "schema.html"}
     assert sorted(save_as for save_as, _, _ in pages) == [path for path in html_files if path not in markdown]
     kinds = {kind for _, kind, _ in pages}
-    assert kinds == {"BoardPage", "ReportPage"}
+    assert kinds == {"BoardPage", "ReportPage", "ModelPage"}
     golden = next(date for save_as, _, date in pages if save_as == "report/golden.report.html")
     assert golden.startswith("2026-")  # dated by the report's run date, not the clock
 
