@@ -252,3 +252,27 @@ def test_an_index_path_outside_the_site_or_not_a_page_is_refused_in_one_line(tmp
     assert result.stderr.splitlines() == [
         "build failed: the setting LEADERBOARD_INDEX_SAVE_AS must be a path within the site ending in .html, such as "
         f"leaderboard/index.html, not {value!r}"]
+
+
+def test_the_readmes_worked_override_builds_and_says_what_each_page_shows(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Changing the theme"):readme.index("### For plugin authors")]
+    snippet = re.search(r"```jinja\n(.*?)```", section, re.S).group(1)
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    report = (ROOT / "theme" / "templates" / "report.html").read_text(encoding="utf-8")
+    (overrides / "report.html").write_text(report.replace("{% block content %}\n", "{% block content %}\n" + snippet),
+                                           encoding="utf-8")
+    site = tmp_path / "site"
+    build(SETTINGS, str(site), str(BUNDLED), str(MANIFEST), "v3.1.0",
+          extra={"THEME_TEMPLATES_OVERRIDES": [str(overrides)], "LEADERBOARD_WORKERS": 2}, progress=lambda line: None)
+
+    rows = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
+    for row in rows:
+        page = (site / "report" / (row["report_path"][: -len(".json")] + ".html")).read_text(encoding="utf-8")
+        fixtures = json.loads((site / "reports" / row["report_path"]).read_text(encoding="utf-8"))["fixture_count"]
+        lines = [html.unescape(line) for line in re.findall(r"<p>(.*?)</p>", page.split('<p class="breadcrumb">')[0])]
+        assert lines == ([row["model_name"].replace("OpenMed/", "").upper()]
+                         + (["Enough fixtures"] if fixtures > 10 else [])
+                         + (["Runs on Apple's Core ML"] if row["device"] == "coreml" else [])
+                         + [f"{row['model_name']}, run {row['run_date'][:4]}"]), row["report_path"]

@@ -25,7 +25,6 @@ from .uncertainty import Uncertainty
 from .versions import version_order
 
 if TYPE_CHECKING:
-    from .history import ModelHistory
     from .pipeline import Leaderboard
 
 HUNDREDTH = Decimal("0.01")
@@ -167,7 +166,7 @@ class ReportDetails:
     report_fields: tuple[Leaf, ...]  # the report's other top-level fields
     changed: tuple[str, ...]  # what this release changed of the row (none, or no previous leaderboard)
     changed_release: str | None  # the release being compared, when the build names it
-    history: ModelHistory | None  # its model's history across the archive's releases (None with one)
+    history: Any  # its model's history across the archive's releases (history.ModelHistory; None with one)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
     # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
     # less and more, how many it cannot be told apart from, and the nearest of those in the
@@ -204,7 +203,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
                    suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
-                   changed_release: str | None = None, history: ModelHistory | None = None) -> ReportDetails:
+                   changed_release: str | None = None, history: Any = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
     apart from looked up in ``rows`` and ``in_suite``), the model's attributes in its manifest row
