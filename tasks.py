@@ -17,7 +17,11 @@ from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused
 from leaderboard_tools import exits, pages_branch, preview, release, runner
-from leaderboard_tools.runner import BuildError, BuildInterrupted, build as render
+from leaderboard_tools.build_settings import build_overrides, output_refusal, pelican_settings
+from leaderboard_tools.clean import clean as clean_output
+from leaderboard_tools.faults import BuildError
+from leaderboard_tools.interrupts import BuildInterrupted
+from leaderboard_tools.runner import build as render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -117,7 +121,7 @@ def refuse_unusable_tag(release_tag):
 def refuse_unusable_output(output_dir, reports_dir=None, manifest=None, settings=SETTINGS):
     """Exit 2 with one line unless a build may write into ``output_dir`` (what ``build`` checks first)."""
     try:
-        problem = runner.output_refusal(settings, output_dir, runner.build_overrides(reports_dir, manifest))
+        problem = output_refusal(settings, output_dir, build_overrides(reports_dir, manifest))
     except BuildError as error:
         fail(error.line(), exits.UNUSABLE)
     if problem:
@@ -208,7 +212,7 @@ def clean(c, output_dir="output"):
     too. A link as the output stays (the folder it leads to is emptied), as does a mount point. Waits for
     a build of the same output, like a build does."""
     try:
-        say(runner.clean(SETTINGS, output_dir))
+        say(clean_output(SETTINGS, output_dir))
     except BuildInterrupted as interrupt:
         fail(interrupt.line(), exits.interrupted(interrupt.signum))
     except BuildError as error:
@@ -267,7 +271,7 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest, previous_path)
         if kept is not None:
-            release.seal_root(fresh, kept, runner.pelican_settings(PUBLISH_SETTINGS, {}))
+            release.seal_root(fresh, kept, pelican_settings(PUBLISH_SETTINGS, {}))
             say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
                 f"{release.one_line(os.path.join(output_dir, release.RELEASES))}")
         expected = release.tree_digests(fresh)
@@ -310,7 +314,7 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
         message = (f"Publish the benchmark leaderboard {release_tag}\n\n"
                    f"Release render of {release_tag}, kept at {kept_at}/; SHA256SUMS lists every file, and\n"
                    f"`invoke verify --release-tag {release_tag} --output-dir <checkout>/{kept_at}` checks it against the archive.\n")
-        settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
+        settings = pelican_settings(PUBLISH_SETTINGS, {})
         try:
             kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
                                                lambda releases: release.release_list_page(releases, settings),
@@ -356,7 +360,7 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
     canonical address (and the previous leaderboard, when given, for its changes page), then the marker,
     .nojekyll and SHA256SUMS in the same swap."""
     refuse_bad_tag(release_tag)
-    site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
+    site_url = pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
     extra = {**release.release_settings(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)

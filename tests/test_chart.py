@@ -23,7 +23,8 @@ from benchmark_leaderboard.generator import report_page_url
 from benchmark_leaderboard.settings import DEFAULTS
 from benchmark_leaderboard.uncertainty import wilson
 from benchmark_leaderboard.view import percent
-from leaderboard_tools.runner import build, pelican_settings
+from leaderboard_tools.build_settings import pelican_settings
+from leaderboard_tools.runner import build
 
 MARKS = DEFAULTS["LEADERBOARD_CHART_MARKS"]
 

@@ -23,7 +23,9 @@ from tasks_support import git
 
 from benchmark_leaderboard.changes import KIND, changes_page, compare
 from benchmark_leaderboard.feed import FEED_PATH, LISTED, TAG, feed_bytes, release_entry
-from leaderboard_tools import release, runner
+from leaderboard_tools import release
+from leaderboard_tools.build_settings import pelican_settings
+from leaderboard_tools import runner
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
 FEED_URL = f"{SITE}/{FEED_PATH}"
@@ -312,7 +314,7 @@ def entry_of(old: list[dict], new: list[dict]):
 
 
 def template():
-    return release.theme_environment(runner.pelican_settings(str(ROOT / "publishconf.py"), {})).get_template("feed_entry.html")
+    return release.theme_environment(pelican_settings(str(ROOT / "publishconf.py"), {})).get_template("feed_entry.html")
 
 
 def test_an_entry_lists_the_first_rows_that_leak_more_and_counts_the_others():

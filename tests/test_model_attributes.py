@@ -147,7 +147,7 @@ def test_the_thin_evidence_threshold_is_a_setting(tmp_path):
 
 
 def test_a_setting_that_is_not_a_whole_number_stops_the_build_with_one_line(tmp_path):
-    from leaderboard_tools.runner import BuildError
+    from leaderboard_tools.faults import BuildError
 
     with pytest.raises(BuildError) as error:
         render(tmp_path, {"a.report.json": report()}, LEADERBOARD_PAGE_ROWS=0)

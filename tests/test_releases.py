@@ -19,7 +19,8 @@ from conftest import ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
 from benchmark_leaderboard.feed import FEED_PATH
-from leaderboard_tools import release, runner
+from leaderboard_tools import release
+from leaderboard_tools.build_settings import pelican_settings
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
 IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
@@ -198,7 +199,7 @@ def test_the_release_list_is_newest_first_by_version_with_runs_rows_and_changes(
 def test_the_list_orders_pre_releases_before_their_release():
     summaries = [release.ReleaseSummary(tag, "2026-01-01", 1, False)
                  for tag in ("v1.9.0", "v1.10.0", "v2.0.0-beta", "v1.10.0-rc.1", "v2.0.0-beta.2")]
-    html = release.release_list_page(summaries, runner.pelican_settings(str(ROOT / "publishconf.py"), {})).decode("utf-8")
+    html = release.release_list_page(summaries, pelican_settings(str(ROOT / "publishconf.py"), {})).decode("utf-8")
     assert re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', html) == [
         "v2.0.0-beta.2", "v2.0.0-beta", "v1.10.0", "v1.10.0-rc.1", "v1.9.0"]
     assert html.count('<span class="badge">latest</span>') == 1 and "v2.0.0-beta.2</a> <span" in html
