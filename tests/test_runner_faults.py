@@ -311,6 +311,19 @@ def test_removing_a_tree_removes_all_of_it_and_nothing_it_links_to(tmp_path):
     assert not old.exists() and (outside / "keep.txt").read_text(encoding="utf-8") == "kept"
 
 
+def test_importing_the_tooling_runs_nothing():
+    # Only a build registers what runs at exit (gc.freeze, at its first render) and looks up libc's
+    # renameat2 (at its first exchange): importing any module of leaderboard_tools does neither.
+    code = ("import atexit, pkgutil, importlib, benchmark_leaderboard, leaderboard_tools\n"
+            "before = atexit._ncallbacks()\n"
+            "for module in pkgutil.iter_modules(leaderboard_tools.__path__):\n"
+            "    importlib.import_module('leaderboard_tools.' + module.name)\n"
+            "from leaderboard_tools import exchange\n"
+            "print(atexit._ncallbacks() - before, exchange._renameat2.cache_info().currsize)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["0", "0"]
+
+
 # --- one line, never a traceback ------------------------------------------------------------------
 
 def test_a_full_disk_is_one_line_exit_2_and_the_earlier_render_stays(archive, tmp_path):
