@@ -18,6 +18,7 @@ from typing import Iterable
 
 from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.fill import BIDI_CONTROL
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
@@ -64,14 +65,16 @@ NOT_REGULAR = "not-a-regular-file:"
 def build_tag_problem(tag: str | None) -> str | None:
     """Why ``tag``, given to a build as --release-tag, cannot be the release tag of a row, or None when it
     can (or when no tag is given). A build's tag is any text of one line: not blank, and no control
-    character or line break (the reference renderer takes any text; a version is required of a release
-    only, ``release_tag_problem``)."""
+    character or line break, and no bidirectional control, which no name may hold (fill.BIDI_CONTROL;
+    the reference renderer takes any text; a version is required of a release only, ``release_tag_problem``)."""
     if tag is None:
         return None
     if not tag.strip():
         return "--release-tag must not be empty: give the release, such as v3.1.0, or leave the flag out"
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in tag):
         return f"--release-tag must be one line without control characters, not {one_line(repr(tag))}"
+    if BIDI_CONTROL.search(tag):
+        return f"--release-tag must not hold a bidirectional control, not {one_line(repr(tag))}"
     return None
 
 
