@@ -561,8 +561,12 @@
         checkboxLabel = function (index) { return before + modelColumn.value(index) + between + deviceColumn.value(index) + after; };
       }
     }
-    var fillers = columns.map(function (spec) {
+    function fillersOf(columns) { return columns.map(function (spec) {
       var list = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+      // A percentage is written as the build writes it in a table (display.rounded), with the
+      // decimals the data gives the row.
+      var places = column(spec.key + "_decimals");
+      function percent(index) { return common.rounded(list.value(index), places ? places.value(index) : 2); }
       function text(index) {
         var found = list ? list.value(index) : null;
         return found === null || found === undefined ? "" : String(found);
@@ -578,7 +582,7 @@
           // The fraction as a percentage, then its 95% interval (its field's _low and _high).
           var low = column(spec.key + "_low"), high = column(spec.key + "_high");
           return function (cell, index) {
-            cell.textContent = common.percent(list.value(index));
+            cell.textContent = percent(index);
             if (low && high) cell.append(" ", range("(" + common.interval(low.value(index), high.value(index)) + ")"));
           };
         case "model":
@@ -604,7 +608,7 @@
             checkbox.checked = false;
           };
         case "percent":
-          return function (cell, index) { cell.textContent = common.percent(list.value(index)); };
+          return function (cell, index) { cell.textContent = percent(index); };
         case "count":
           return function (cell, index) {
             var count = list.value(index);
@@ -619,10 +623,14 @@
             var whole = text(index), colon = whole.indexOf(":");
             cell.textContent = whole.slice(colon + 1, colon + 1 + hashShown);
           };
+        case "text":
+          // A name, in the <bdi> the build writes it in (isolated from the card's label beside it).
+          return function (cell, index) { (cell.firstElementChild || cell).textContent = text(index); };
         default:
           return function (cell, index) { cell.textContent = text(index); };
       }
-    });
+    }); }
+    var fillers = fillersOf(columns);
 
     function makeRow(index) {
       var tr = prototype.cloneNode(true);
