@@ -67,7 +67,7 @@ def table(anchor: str, title: str, intro: str, header: str, rows: list[str]) -> 
 
 
 def model(path: str, name: str) -> str:
-    return f'<th scope="row"><a href="{RELEASE}/report/{path}">{name}</a>'
+    return f'<th scope="row"><a href="{RELEASE}/report/{path}" dir="auto">{name}</a>'
 
 
 def cells(*values: str, numeric: tuple[bool, ...]) -> str:
@@ -96,28 +96,28 @@ EXPECTED_MAIN = (
     + "</ul>\n</nav>\n"
     + table("leaks-more", "Leaks more", "Rows that leak more protected text than before: what stops a release "
             "(invoke diff exits 1).", METRIC_HEADER,
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>"
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>"
              + cells("leakage", "10.00%", "12.00%", "+2.00", numeric=METRIC) + "</tr>"])
     + table("added", "Added", "Rows of a suite, model and device the previous leaderboard did not have.", PRESENCE_HEADER,
-            ["<tr><td>clinical</td>" + model(*C) + "</th><td>cuda</td>"
+            ["<tr><td><bdi>clinical</bdi></td>" + model(*C) + "</th><td><bdi>cuda</bdi></td>"
              + cells("1", "1", "1.00%", "90.00%", "80.00%", numeric=(True,) * 5) + "</tr>"])
     + table("removed", "Removed", "Rows of the previous leaderboard this one no longer has (as they stood there).",
             PRESENCE_HEADER,  # a removed row has no page in this release: its model is not a link
-            ['<tr><td>golden</td><th scope="row">OpenMed/model-d</th><td>cpu</td>'
+            ['<tr><td><bdi>golden</bdi></td><th scope="row"><bdi>OpenMed/model-d</bdi></th><td><bdi>cpu</bdi></td>'
              + cells("3", "3", "20.00%", "70.00%", "60.00%", numeric=(True,) * 5) + "</tr>"])
     + table("improved", "Improved", "Rows that leak less than before, or whose recall or F1 rose.", METRIC_HEADER,
-            ["<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>"
+            ["<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>"
              + cells("recall", "90.00%", "95.00%", "+5.00", numeric=METRIC) + "</tr>"])
     + table("moved", "Rank moves", "Rows whose rank changed, overall or in their suite.",
             "".join(f'<th scope="col" class="num">{name}</th>' for name in
                     ("Rank before", "Rank after", "Suite rank before", "Suite rank after")),
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
-             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
+             "<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
     + table("field", "Field changes", "Other published fields of the same row: a renamed report file is the same row "
             "with a new path.", '<th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th>',
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>" + cells("release_tag", "v1.0.0", "v1.1.0",
                                                                                 numeric=(False,) * 3) + "</tr>",
-             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+             "<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>" + cells("release_tag", "v1.0.0", "v1.1.0",
                                                                                 numeric=(False,) * 3) + "</tr>"])
 )
 
@@ -253,7 +253,7 @@ def test_a_kind_of_change_longer_than_a_page_goes_on_pages_of_its_own_each_row_o
 
     def added(html: str) -> list[str]:
         section = re.search(r'<section aria-labelledby="added">(.*?)</section>', html, re.S).group(1)
-        return re.findall(r'<th scope="row"><a href="[^"]*">([^<]*)</a>', section)
+        return re.findall(r'<th scope="row"><a href="[^"]*" dir="auto">([^<]*)</a>', section)
 
     def pager(number: int, depth: str) -> str:
         CURRENT = ' aria-current="page"'

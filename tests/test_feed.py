@@ -22,6 +22,7 @@ from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
 from benchmark_leaderboard.changes import KIND, changes_page, compare
+from benchmark_leaderboard.display import isolate
 from benchmark_leaderboard.feed import FEED_PATH, LISTED, TAG, feed_bytes, release_entry
 from leaderboard_tools import release, runner
 
@@ -118,7 +119,7 @@ def test_three_releases_give_three_entries_newest_first(branch):
     assert feed.bozo == 0, feed.get("bozo_exception")
     assert feed.version == "atom10"
     assert [entry.id for entry in feed.entries] == [f"{TAG}:releases/{tag}" for tag in reversed(TAGS)]
-    assert [entry.title.split(":")[0] for entry in feed.entries] == list(reversed(TAGS))
+    assert [entry.title.split(":")[0] for entry in feed.entries] == [isolate(tag) for tag in reversed(TAGS)]
     assert feed.feed.id == f"{TAG}:releases" and feed.feed.title == "OpenMed Benchmark Leaderboard: releases"
     assert [link.href for link in feed.feed.links] == [f"{SITE}/releases/index.html", FEED_URL]
     assert feed.feed.author == "OpenMed"
@@ -162,7 +163,7 @@ def test_each_entry_says_what_invoke_diff_says_between_the_same_releases(branch)
     for old, new in zip(TAGS, TAGS[1:]):
         entry = entries[new]
         summary = diff_of(branch, old, new, "text").splitlines()[-1].split(": ", 1)[1]
-        assert entry.find(f"{ATOM}title").text == f"{new}: {summary}"
+        assert entry.find(f"{ATOM}title").text == f"{isolate(new)}: {summary}"
         document = json.loads(diff_of(branch, old, new, "json"))
         rows = {(row["suite"], row["model_name"], row["device"]): row
                 for row in json.loads(branch.blob(f"releases/{new}/leaderboard.json"))["rows"]}
@@ -176,12 +177,12 @@ def test_each_entry_says_what_invoke_diff_says_between_the_same_releases(branch)
             assert branch.blob(link[len(SITE) + 1:]).startswith(b"<!doctype html>")
     # The first release: nothing before it, every row of it added.
     first = json.loads(branch.blob("releases/v1.0.0/leaderboard.json"))
-    assert entries["v1.0.0"].find(f"{ATOM}title").text == f"v1.0.0: {len(first['rows'])} rows added"
+    assert entries["v1.0.0"].find(f"{ATOM}title").text == f"\u2068v1.0.0\u2069: {len(first['rows'])} rows added"
     assert leaks_of(entries["v1.0.0"]) == []
     assert "No row leaks more than before." in entries["v1.0.0"].find(f"{ATOM}content").text
     # v1.2.0's words name the release it was compared with and the kind of change that stops one.
     content = entries["v1.2.0"].find(f"{ATOM}content").text
-    assert content.startswith(f"<p>Compared with v1.1.0: 3 rows then, 4 rows now. {summary[0].upper()}{summary[1:]}.</p>")
+    assert content.startswith(f"<p>Compared with <bdi>v1.1.0</bdi>: 3 rows then, 4 rows now. {summary[0].upper()}{summary[1:]}.</p>")
     assert f"<h2>{KIND['leaks_more'].title}</h2>\n<p>{KIND['leaks_more'].intro}</p>" in content
 
 
@@ -264,7 +265,7 @@ def test_a_plain_build_writes_a_feed_only_when_it_has_a_previous_leaderboard(tmp
     assert SCHEMA.validate(feed) and schematron_rules_hold(feed)
     (entry,) = feed.findall(f"{ATOM}entry")
     # A build given no release tag (its reports carry their own) is "this build", as on its changes page.
-    assert entry.find(f"{ATOM}title").text == ("this build: 1 row leaks more, 1 row added, 1 row removed, 1 improvement, "
+    assert entry.find(f"{ATOM}title").text == ("\u2068this build\u2069: 1 row leaks more, 1 row added, 1 row removed, 1 improvement, "
                                                "2 rank moves, 3 field changes")
     assert entry.find(f"{ATOM}id").text == f"{TAG}:build"
     # Under the build's SITEURL (the canonical address), its pages linking it relatively.
@@ -320,7 +321,7 @@ def test_an_entry_lists_the_first_rows_that_leak_more_and_counts_the_others():
     new = [row(f"m{number:03d}", 0.2) for number in range(LISTED + 7)]
     entry = entry_of(old, new)
     assert entry.leaks_more == LISTED + 7 and len(entry.leaks) == LISTED
-    assert entry.title == f"v2.0.0: {LISTED + 7} rows leak more"
+    assert entry.title == f"\u2068v2.0.0\u2069: {LISTED + 7} rows leak more"
     data = feed_bytes([entry], template(), site_name="S", feed_id=f"{TAG}:test", link=SITE, feed_url=FEED_URL)
     (content,) = [element.find(f"{ATOM}content").text for element in entries_of(data)]
     assert content.count("<li>") == LISTED and "<p>And 7 more on the changes page.</p>" in content
@@ -331,7 +332,7 @@ def test_text_xml_cannot_hold_is_shown_as_a_replacement_character():
     entry = entry_of([row("a\x01b", 0.1)], [row("a\x01b", 0.2)])
     data = feed_bytes([entry], template(), site_name="S", feed_id=f"{TAG}:test", link=SITE, feed_url=FEED_URL)
     assert SCHEMA.validate(parsed(data))
-    assert "a\ufffdb</a> on golden (cpu)" in entries_of(data)[0].find(f"{ATOM}content").text
+    assert "a\ufffdb</a> on <bdi>golden</bdi> (<bdi>cpu</bdi>)" in entries_of(data)[0].find(f"{ATOM}content").text
 
 
 def test_a_feed_of_no_release_is_refused_rather_than_dated_by_the_clock():

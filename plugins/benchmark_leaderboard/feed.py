@@ -24,6 +24,7 @@ from urllib.parse import quote
 from feedgenerator import Atom1Feed
 
 from .changes import CHANGES_PAGE, KIND, ChangesPage
+from .display import isolate
 from .pages import report_page_url
 from .versions import version_order
 
@@ -94,7 +95,7 @@ def release_entry(changes: ChangesPage, latest_run: str, site_url: str, has_chan
                            f"{base}/{report_page_url(line.report_path)}") for line in lines[:LISTED])
     return FeedEntry(
         release=release,
-        title=f"{release}: {changes.summary}",
+        title=f"{isolate(release)}: {changes.summary}",  # the tag cannot reorder the counts after it
         link=f"{base}/{CHANGES_PAGE}" if has_changes_page else f"{base}/index.html",
         has_changes_page=has_changes_page,
         id=entry_id(changes.release_tag),

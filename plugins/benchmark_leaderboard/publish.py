@@ -228,7 +228,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
     page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows``
-    the rows Show more adds, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
+    the rows Show more adds, ``top_rows`` the most best rows a suite shows, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
     figures in the CSV's order (after ``published``), ``floats`` the fields written as floats, and
     ``rank_range`` the two figures of a rank's range. Escaped so that no report text can close a script element or open a
     comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
@@ -259,7 +259,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
                        for key, at in positions.items()})
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
                     hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRICS, *FLOAT_FIELDS],
-                    rank_range=list(RANK_RANGE))
+                    rank_range=list(RANK_RANGE), top_rows=max(map(len, view.tops), default=0))
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
 
