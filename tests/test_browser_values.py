@@ -254,7 +254,7 @@ def test_what_a_range_means_is_on_a_phones_first_screen_before_the_rows(site, pa
         box = key.bounding_box()
         first_row = page.locator(".panel table.board.top tbody tr").first.bounding_box()
         assert box["y"] + box["height"] <= first_row["y"] and first_row["y"] + first_row["height"] <= 640
-        assert key.inner_text().startswith("3 (1–6): ranked 3rd, and could rank 1st to 6th")
+        assert key.inner_text() == "3 (1–6): ranked 3rd, could be 1st to 6th within its leakage's 95% interval, in brackets after it."
         # Assistive technology reads it as the best rows' description.
         region = page.locator(".panel .table-box[aria-describedby]").first
         assert page.evaluate("id => document.getElementById(id).className", region.get_attribute("aria-describedby")) == "range-key"
@@ -270,3 +270,26 @@ def test_every_link_of_the_header_is_whole_on_a_phone(site, pages):
         assert [text for text, left, right in links if left < 0 or right > width] == [], width
         assert page.evaluate("() => Array.from(document.querySelectorAll('.site-header, .site-header *'))"
                              ".every(e => e.scrollWidth <= e.clientWidth + 1 || getComputedStyle(e).display === 'inline')")
+
+
+NUMBERS = {1: "one line", 2: "two lines", 3: "three lines", 4: "four lines"}
+
+
+def test_the_readmes_screenshots_say_what_the_index_shows(tmp_path, pages):
+    # Each screenshot's alt text says on how many lines the site's name and navigation are, as the
+    # bundled archive's index lays them out at the screenshot's width.
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    alts = dict((path, alt) for alt, path in __import__("re").findall(r"!\[([^\]]*)\]\((docs/screenshot-[a-z]+\.png)\)", readme))
+    index = (build_site(tmp_path / "bundled") / "index.html").as_uri()
+    lines = "() => { const tops = new Set(); for (const e of document.querySelectorAll(SELECTOR)) tops.add(Math.round(e.getBoundingClientRect().top)); return tops.size; }"
+    for path, (width, height) in (("docs/screenshot-phone.png", (390, 844)), ("docs/screenshot-laptop.png", (1366, 768))):
+        page = pages.open(index, rows=False, viewport={"width": width, "height": height}).page
+        name = page.evaluate(lines.replace("SELECTOR", "'.site-header .brand'"))
+        navigation = page.evaluate(lines.replace("SELECTOR", "'.site-header nav li'"))
+        together = page.evaluate(lines.replace("SELECTOR", "'.site-header .brand, .site-header nav li'"))
+        said = (f"the site's name and its navigation on {NUMBERS[together]}" if together == name
+                else f"the site's name on {NUMBERS[name]}, then its navigation on {NUMBERS[navigation]}")
+        assert said in alts[path], (path, said)
+        assert ("a line saying what a rank's brackets" in alts[path]) == page.is_visible(".panel .range-key")

@@ -29,6 +29,8 @@ from tasks_support import RunningTask, git
 from test_diff import NEW, OLD, write
 
 from benchmark_leaderboard import exits
+from benchmark_leaderboard.columns import HASH_SHOWN
+from benchmark_leaderboard.display import DECIMALS, MOST_DECIMALS, rounded
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -590,3 +592,19 @@ def test_the_frontiers_words_are_the_same_on_the_page(tmp_path):
     result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert words in (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_ranking_page_says_what_the_tables_show_of_a_hash_and_a_percentage(tmp_path):
+    # A table shows HASH_SHOWN digits of the hash and rounds a percentage (display): the page says so.
+    write_archive(tmp_path / "reports", {"golden/a.report.json": report(metrics={"leakage": {"overall": 1 / 7}})})
+    result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ranking = " ".join(re.sub(r"<[^>]+>", "", (tmp_path / "output" / "ranking.html").read_text(encoding="utf-8")).split())
+    index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+    (said,) = re.findall(r"The hash column shows the first (\d+) hex digits", ranking)
+    assert int(said) == HASH_SHOWN and "whole reproducibility hash" not in ranking
+    digest = report()["metadata"]["reproducibility_hash"].partition(":")[2]
+    assert f"<td>{digest[:HASH_SHOWN]}<td>" in index and digest[:HASH_SHOWN + 1] not in index
+    assert f"1/7 is {rounded(1 / 7)}" in ranking and f"{rounded(1 / 7)} <span" in index
+    assert "rounded to two decimals" in ranking and DECIMALS == 2
+    assert f"up to four ({rounded(1 / 7, MOST_DECIMALS)}" in ranking and MOST_DECIMALS == 4
