@@ -19,6 +19,7 @@ from typing import Iterable
 from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
 from benchmark_leaderboard.fill import BIDI_CONTROL
+from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
@@ -300,7 +301,8 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
     names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,
                            latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
-                           RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings))
+                           RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings),
+                           leaderboard_index_url=options(settings).index_url)
     return html.encode("utf-8")
 
 

@@ -37,11 +37,13 @@ class BoardPage(Content):
 
 
 class PagePlace(NamedTuple):
-    """A board page, decided in generate_context: where it is written, its template and title."""
+    """A board page, decided in generate_context: where it is written, its template and title, and
+    its URL when that is not where it is written (the index's LEADERBOARD_INDEX_URL)."""
 
     save_as: str
     template: str
     title: str
+    url: str | None = None
 
 
 def report_page_path(report_path: str) -> str:
@@ -57,7 +59,11 @@ def report_page_url(report_path: str) -> str:
 def page_address(save_as: str) -> str:
     """The address of the page written as ``save_as``, relative to the site, as the sitemap lists it
     and as its canonical link names it: a folder's ``index.html`` is the folder."""
-    url = url_of(save_as)
+    return address_of(url_of(save_as))
+
+
+def address_of(url: str) -> str:
+    """The address of the page whose URL within the site is ``url``: a folder's ``index.html`` is the folder."""
     return url[: -len("index.html")] if url == "index.html" or url.endswith("/index.html") else url
 
 
@@ -90,7 +96,7 @@ def board_page(place: PagePlace, latest: datetime | None, settings: dict[str, An
                context: dict[str, Any]) -> BoardPage:
     """The page object of a board page, dated by the archive's latest run date."""
     metadata = {"title": place.title, "slug": place.save_as[: -len(".html")], "save_as": place.save_as,
-                "url": url_of(place.save_as), "status": "published", "template": place.template}
+                "url": place.url or url_of(place.save_as), "status": "published", "template": place.template}
     if latest is not None:
         metadata["date"] = latest
     return BoardPage("", metadata, settings=settings, context=context)

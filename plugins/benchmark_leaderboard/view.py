@@ -26,7 +26,6 @@ from .uncertainty import Uncertainty
 from .versions import version_order
 
 if TYPE_CHECKING:
-    from .history import ModelHistory
     from .pipeline import Leaderboard
 
 HUNDREDTH = Decimal("0.01")
@@ -168,7 +167,7 @@ class ReportDetails:
     report_fields: tuple[Leaf, ...]  # the report's other top-level fields
     changed: tuple[str, ...]  # what this release changed of the row (none, or no previous leaderboard)
     changed_release: str | None  # the release being compared, when the build names it
-    history: ModelHistory | None  # its model's history across the archive's releases (None with one)
+    history: Any  # its model's history across the archive's releases (history.ModelHistory; None with one)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
     # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
     # less and more, how many it cannot be told apart from, and the nearest of those in the
@@ -204,8 +203,8 @@ def neighbour(rows: Any, in_suite: Any, uncertainty: Uncertainty, index: int) ->
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
-                   suite_number: int, rows: Any, in_suite: Any, changed: tuple[str, ...] = (),
-                   changed_release: str | None = None, history: ModelHistory | None = None) -> ReportDetails:
+                   suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
+                   changed_release: str | None = None, history: Any = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
     apart from looked up in ``rows`` and ``in_suite``), the model's attributes in its manifest row
@@ -225,7 +224,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_home=suite_home(suite_anchor, suite_number == 0),
+        suite_home=suite_home(suite_anchor, suite_number == 0, index_url),
         suite_csv=suite_csv,
         fixture_count=fixture_count,
         thin_evidence=thin_evidence,
@@ -367,11 +366,11 @@ def suite_page_path(anchor: str) -> str:
 
 
 @lru_cache(maxsize=1 << 10)  # every report page asks for its suite's
-def suite_home(anchor: str, first: bool) -> str:
+def suite_home(anchor: str, first: bool, index_url: str = "index.html") -> str:
     """The URL within the site of the page that opens on a suite, with the script or without: the
-    index for the first suite, its own page for the others. (The index's address with the suite's
-    fragment opens it only where the script runs.)"""
-    return "index.html" if first else suite_page_path(anchor)
+    index (at ``index_url``) for the first suite, its own page for the others. (The index's address
+    with the suite's fragment opens it only where the script runs.)"""
+    return index_url if first else suite_page_path(anchor)
 
 
 def panel_script_path(anchor: str) -> str:
