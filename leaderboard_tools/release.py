@@ -291,13 +291,15 @@ def site_feed_url(settings: dict) -> str:
 def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> bytes:
     """``releases/index.html``: every release, newest first in version order, rendered with the
     theme's ``releases.html`` (``theme_environment``; ``settings`` are the release render's Pelican
-    settings, whose SITEURL is the site's root). Its head links the feed at the root."""
+    settings, whose SITEURL is the site's root). Its head and footer link the feed at the root, and its
+    navigation and footer the list itself, as every page of a release does."""
     ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
     template = theme_environment(settings).get_template(RELEASE_LIST_TEMPLATE)
     names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,
                            latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
-                           RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings))
+                           RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings),
+                           LEADERBOARD_RELEASE_LIST_URL=f"{settings['SITEURL'].rstrip('/')}/{RELEASE_LIST}")
     return html.encode("utf-8")
 
 

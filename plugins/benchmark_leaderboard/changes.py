@@ -376,6 +376,12 @@ def summary(diff: Diff) -> str:
     return ", ".join(said) if said else "no changes"
 
 
+def as_sentence(words: str) -> str:
+    """``words`` opening a sentence: the first letter a capital, every other letter as it is (Jinja's
+    ``capitalize`` lowers them, which made "recall or F1" read "recall or f1")."""
+    return words[:1].upper() + words[1:]
+
+
 # -- The changes page: a Diff worded for changes.html and the report pages -------------------------
 
 
@@ -422,6 +428,11 @@ class ChangesPage:
     @property
     def title(self) -> str:
         return f"Changes in {self.release_tag}" if self.release_tag else "Changes in this build"
+
+    @property
+    def summary_sentence(self) -> str:
+        """The summary as the page's sentence says it, in the same words and capitals."""
+        return as_sentence(self.summary)
 
     def pages(self, section: Section, page: int = 1) -> Pager:
         """The pager of ``section`` at ``page``: a release that changes many rows keeps every page
