@@ -1,8 +1,9 @@
 """Commit to a branch (gh-pages) with plain git, without touching the repository's checked-out files,
 index or current branch: a folder as the branch's whole tree (``commit_folder``), or a release kept
 for good beside the others (``commit_release``: ``releases/<tag>/``, the latest at the root, the
-list of releases, and at the root the feed of every release). ``python -m leaderboard_tools.pages_branch latest-release REF`` prints the latest
-release a pages branch keeps (the workflow compares a new release with it)."""
+list of releases, and at the root the feed of every release). ``python -m leaderboard_tools.pages_branch
+latest-release REF [--before TAG]`` prints the latest release a pages branch keeps, or the latest
+before TAG (the workflow compares a new release with it); ``--help`` says what empty output means."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Callable
 
 from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.feed import FEED_PATH
-from benchmark_leaderboard.versions import RELEASE_TAG, version_order
+from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
 
 from . import exits
 from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, KeptRelease, KeptReleaseError,
@@ -125,7 +126,9 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "index")}
         _git(repository, "read-tree", trees[latest], env=env)
         for tag in sorted(trees):
-            _git(repository, "read-tree", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
+            # -i: into the temporary index alone. A --prefix read is a merge, which otherwise checks
+            # a work tree a bare repository (a push mirror, a server's copy) does not have.
+            _git(repository, "read-tree", "-i", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
         releases = [_kept(repository, tag, tree) for tag, tree in sorted(trees.items())]
         summaries = [release_summary(item.release_tag, item.leaderboard, item.has_changes) for item in releases]
         _add_blob(repository, RELEASE_LIST, list_page(summaries), env)
@@ -241,27 +244,56 @@ def _git_bytes(repository: str, *args: str) -> bytes:
     return completed.stdout
 
 
+USAGE = "usage: python -m leaderboard_tools.pages_branch latest-release REF [--before TAG] [--repo PATH]"
+HELP = f"""{USAGE}
+
+Prints, on one line, the highest release (in version order) that REF of the repository at PATH
+(default: the current folder) keeps under releases/; with --before TAG, the highest that comes
+strictly before TAG, the release TAG is compared with when it is published.
+
+Empty output, exit 0: REF exists and keeps no such release (the first release, or none before TAG).
+A REF that does not exist (a branch not published yet) is an error: one line, exit 2; a workflow
+checks that the branch exists before it asks.
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``latest-release REF [--repo PATH]``: the latest release REF keeps under releases/, printed on
-    one line, or nothing when it keeps none or REF does not exist (a branch not published yet)."""
+    """``latest-release REF [--before TAG] [--repo PATH]``: the latest release REF keeps under releases/
+    (before TAG, when given), printed on one line; nothing when it keeps none; one line and exit 2
+    when REF does not exist (``HELP`` says each)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    repository = "."
-    if "--repo" in args[:-1]:
-        at = args.index("--repo")
-        repository = args[at + 1]
-        del args[at:at + 2]
-    if len(args) != 2 or args[0] != "latest-release":
-        print("usage: python -m leaderboard_tools.pages_branch latest-release REF [--repo PATH]", file=sys.stderr)
+    if any(arg in ("-h", "--help") for arg in args):
+        print(HELP, end="")
+        return exits.DONE
+    options = {"--repo": ".", "--before": None}
+    positional = []
+    while args:
+        arg = args.pop(0)
+        if arg in options and args:
+            options[arg] = args.pop(0)
+        else:
+            positional.append(arg)
+    if len(positional) != 2 or positional[0] != "latest-release":
+        print(USAGE, file=sys.stderr)
         return exits.UNUSABLE
-    ref = args[1]
+    ref, repository, before = positional[1], options["--repo"], options["--before"]
+    if before is not None and RELEASE_TAG.fullmatch(before) is None:
+        print(f"latest-release: --before {one_line(repr(before))} is not a release tag (vMAJOR.MINOR.PATCH)", file=sys.stderr)
+        return exits.UNUSABLE
     if _git(repository, "rev-parse", "--git-dir", check=False).returncode != 0:
         print(f"latest-release: {one_line(repository)} is not a git repository", file=sys.stderr)
         return exits.UNUSABLE
     found = _git(repository, "rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}", check=False)
-    if found.returncode == 0:
-        latest = latest_release(kept_releases(repository, found.stdout.strip()))
-        if latest:
-            print(latest)
+    if found.returncode != 0:
+        print(f"latest-release: {one_line(ref)} is no branch, tag or commit of {one_line(repository)} "
+              "(a branch not published yet does not exist)", file=sys.stderr)
+        return exits.UNUSABLE
+    kept = kept_releases(repository, found.stdout.strip())
+    if before is not None:
+        kept = [tag for tag in kept if version_key(tag) < version_key(before)]
+    latest = latest_release(kept)
+    if latest:
+        print(latest)
     return exits.DONE
 
 

@@ -242,3 +242,26 @@ def test_another_release_of_the_same_archive_is_a_new_commit(archive, repository
         "Publish the benchmark leaderboard v9.9.9", "Publish the benchmark leaderboard v1.0.0"]
     marker = json.loads(branch_files(repository, "gh-pages")[release.MARKER])
     assert (marker["generator"], marker["release_tag"]) == ("openmed-benchmark-leaderboard", "v9.9.9")
+
+
+def test_a_bare_repository_receives_the_branch_as_any_other(tmp_path, archive):
+    """A push mirror or a server's copy has no work tree: the branch is made with git's plumbing and a
+    temporary index alone, the same commits as in a repository with one."""
+    reports = archive(small_archive())
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(bare))
+    first = gh_pages(tmp_path, reports, "v1.0.0", "--repo", str(bare))
+    assert first.returncode == 0, first.stderr
+    second = gh_pages(tmp_path, reports, "v1.1.0", "--repo", str(bare), "--previous", "gh-pages:releases/v1.0.0")
+    assert second.returncode == 0, second.stderr
+    assert second.stderr.splitlines()[-1] == (
+        f"gh-pages is now {git(bare, 'rev-parse', 'gh-pages')[:12]}: v1.1.0 kept at releases/v1.1.0/, the root holds "
+        "v1.1.0, 2 releases in releases/index.html")
+    assert git(bare, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
+        "releases/index.html", "releases/v1.0.0", "releases/v1.1.0"]
+    # What it holds is the release as published elsewhere, and a clone of it verifies.
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(bare), str(clone))
+    assert tree_bytes(clone / "releases" / "v1.0.0") == tree_bytes(publish(tmp_path, reports, "v1.0.0"))
+    verified = verify(tmp_path, reports, clone / "releases" / "v1.1.0", "v1.1.0")
+    assert verified.returncode == 0, verified.stderr
