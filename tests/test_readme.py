@@ -478,6 +478,21 @@ def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_rea
                                         f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
 
 
+def test_the_bundled_archives_counts_are_what_its_first_build_and_rebuild_say(tmp_path):
+    """The counts the README shows are read from a real build of the bundled archive (as `make build`
+    makes it: its release tag, the Makefile's), first into a new folder, then again into it."""
+    said = []
+    for _ in range(2):
+        result = invoke("build", "--release-tag", "v3.1.0", "--output-dir", str(tmp_path / "site"))
+        assert result.returncode == 0, result.stderr
+        said.append(re.sub(r" in \d+\.\d+ s$", "", result.stderr.splitlines()[-1]))
+    text = section("What a build writes")
+    [first] = [code for code in code_in(text) if code.endswith(" files written")]
+    [rebuild] = [code for code in code_in(text) if code.startswith("leaderboard: ")]
+    assert said[0].endswith(", " + first)
+    assert said[1] == re.sub(r" in \d+\.\d+ s$", "", rebuild)
+
+
 def test_a_familys_folder_is_its_position_in_its_suite(render):
     assert (render.folder / "suite" / "suite-golden" / "1" / "2.html").is_file()
     assert "`<family>` is the family's position in its suite (1 for the first)" in README
