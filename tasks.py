@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from invoke import Exit, Task, task
 
+from benchmark_leaderboard.badge import BADGES
 from benchmark_leaderboard.changes import PREVIOUS_COPY, previous_release_problem
 from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused
@@ -267,9 +268,15 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest, previous_path)
         if kept is not None:
-            release.seal_root(fresh, kept, runner.pelican_settings(PUBLISH_SETTINGS, {}))
+            # The root keeps the badge of a model the latest release dropped, made again from the kept
+            # releases: those it holds beside the render's own.
+            settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
+            badges = release.absent_badges(kept, release_tag, _badges_in(output_dir) - _badges_in(fresh), settings)
+            release.seal_root(fresh, kept, settings, badges)
             say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
-                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}")
+                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}"
+                + (f"; it keeps {len(badges)} badge{'s' if len(badges) != 1 else ''} of models {release_tag} dropped"
+                   if badges else ""))
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
@@ -286,6 +293,12 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
                    "(added: only in the folder; missing: only in the render; changed: other bytes)",
                    code=exits.REFUSED)
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
+
+
+def _badges_in(folder):
+    """The paths of the badges a render or the pages branch's root holds, relative to it."""
+    badges = os.path.join(folder, BADGES)
+    return {BADGES + path for path in release.tree_digests(badges)} if os.path.isdir(badges) else set()
 
 
 @task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render, and where --previous's git ref is read (default: the current folder)",
@@ -314,7 +327,9 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
         try:
             kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
                                                lambda releases: release.release_list_page(releases, settings),
-                                               lambda releases: release.root_feed(releases, settings))
+                                               lambda releases: release.root_feed(releases, settings),
+                                               lambda releases, latest, paths: release.absent_badges(
+                                                   releases, latest, paths, settings))
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:

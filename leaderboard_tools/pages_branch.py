@@ -7,23 +7,23 @@ before TAG (the workflow compares a new release with it); ``--help`` says what e
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
+from benchmark_leaderboard.badge import BADGES
 from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.feed import FEED_PATH
 from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
 
 from . import exits
-from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, KeptRelease, KeptReleaseError,
-                      ReleaseSummary, kept_release, kept_release_path, latest_release, one_line, release_summary,
-                      replace_checksum)
+from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, UNCERTAINTY, KeptRelease,
+                      KeptReleaseError, ReleaseSummary, kept_release, kept_release_path, latest_release, one_line,
+                      release_summary, root_sums)
 
 # Bytes in the commit exactly as in the folder, whatever the user's git configuration says.
 _GIT = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fileMode=true"]
@@ -97,12 +97,17 @@ class Kept:
 
 def commit_release(repository: str, folder: str, release_tag: str, branch: str, message: str,
                    list_page: Callable[[list[ReleaseSummary]], bytes],
-                   root_feed: Callable[[list[KeptRelease]], bytes] | None = None) -> Kept:
+                   root_feed: Callable[[list[KeptRelease]], bytes] | None = None,
+                   absent_badges: Callable[[list[KeptRelease], str, set[str]], dict[str, bytes]] | None = None) -> Kept:
     """Keep the release render in ``folder`` at ``releases/<release_tag>/`` on ``branch``, beside
     the releases the tip keeps, in a new commit whose root is the latest release (the highest
     version) and whose ``releases/index.html`` is ``list_page`` of every kept release. Given
     ``root_feed``, the root's ``feeds/releases.atom.xml`` is ``root_feed`` of every kept release,
-    in place of the latest's own, and the root's ``SHA256SUMS`` covers it.
+    in place of the latest's own, and the root's ``SHA256SUMS`` covers it. Given
+    ``absent_badges``, each badge the tip's root holds and the latest release does not write (a
+    model it dropped) stays, as ``absent_badges`` of every kept release, the latest and those
+    paths makes it ("not in <latest>"), covered by the root's ``SHA256SUMS`` too; one it cannot make
+    stays as the tip holds it. Only a commit that removes a badge from the branch removes it.
 
     A release the tip keeps already is never rewritten: the same bytes again change nothing (no
     commit when nothing else changed either), other bytes raise ``ReleaseRewritten``. The tip's
@@ -132,12 +137,18 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         releases = [_kept(repository, tag, tree) for tag, tree in sorted(trees.items())]
         summaries = [release_summary(item.release_tag, item.leaderboard, item.has_changes) for item in releases]
         _add_blob(repository, RELEASE_LIST, list_page(summaries), env)
+        own: dict[str, bytes] = {}  # the root's own files, in place of or beside the latest release's
         if root_feed is not None:
-            feed = root_feed(releases)
-            _add_blob(repository, FEED_PATH, feed, env)
+            own[FEED_PATH] = root_feed(releases)
+        if absent_badges is not None and parent is not None:
+            gone = _paths_under(repository, parent, BADGES) - _paths_under(repository, trees[latest], BADGES)
+            own.update(absent_badges(releases, latest, gone))
+            _keep_from_tip(repository, parent, env, sorted(gone - own.keys()))
+        if own:
+            for path, data in sorted(own.items()):
+                _add_blob(repository, path, data, env)
             sums = _git_bytes(repository, "cat-file", "blob", f"{trees[latest]}:{CHECKSUMS}").decode("utf-8", "surrogateescape")
-            _add_blob(repository, CHECKSUMS, replace_checksum(sums, FEED_PATH, hashlib.sha256(feed).hexdigest()).encode(
-                "utf-8", "surrogateescape"), env)
+            _add_blob(repository, CHECKSUMS, root_sums(sums, own).encode("utf-8", "surrogateescape"), env)
         if parent is not None:
             _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
@@ -145,6 +156,12 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return Kept(None, latest, ordered)
     return Kept(_commit(repository, ref, parent, tree, message), latest, ordered)
+
+
+def _paths_under(repository: str, tree: str, folder: str) -> set[str]:
+    """The paths of every file of ``tree`` below ``folder`` (which ends with ``/``)."""
+    listing = _git(repository, "ls-tree", "-r", "-z", "--name-only", tree, "--", folder).stdout
+    return {path for path in listing.split("\0") if path}
 
 
 def kept_releases(repository: str, commit: str) -> dict[str, str]:
@@ -181,10 +198,11 @@ def _kept(repository: str, release_tag: str, tree: str) -> KeptRelease:
     if recorded != release_tag:
         raise PagesBranchError(f"{where} is not the render of {release_tag} (its {MARKER} says otherwise or is missing)")
     data = _git_bytes(repository, "cat-file", "blob", f"{tree}:leaderboard.json")
-    has_previous = _git(repository, "cat-file", "-e", f"{tree}:{PREVIOUS_COPY}", check=False).returncode == 0
-    previous = _git_bytes(repository, "cat-file", "blob", f"{tree}:{PREVIOUS_COPY}") if has_previous else None
+    previous, uncertainty = (_git_bytes(repository, "cat-file", "blob", f"{tree}:{file}")
+                             if _git(repository, "cat-file", "-e", f"{tree}:{file}", check=False).returncode == 0 else None
+                             for file in (PREVIOUS_COPY, UNCERTAINTY))
     try:
-        return kept_release(release_tag, data, previous, where)
+        return kept_release(release_tag, data, previous, where, uncertainty)
     except KeptReleaseError as error:
         raise PagesBranchError(str(error)) from None
 
@@ -201,10 +219,13 @@ def checked_out_in(repository: str, ref: str) -> str | None:
     return None
 
 
-def _keep_from_tip(repository: str, parent: str, env: dict[str, str]) -> None:
-    """Add to the index each file of ``KEPT_FROM_TIP`` that the tip's tree has at its root and the folder has not."""
-    staged = set(_git(repository, "ls-files", "-z", "--cached", "--", *KEPT_FROM_TIP, env=env).stdout.split("\0"))
-    for name in KEPT_FROM_TIP:
+def _keep_from_tip(repository: str, parent: str, env: dict[str, str], names: Sequence[str] = KEPT_FROM_TIP) -> None:
+    """Add to the index each file of ``names`` (``KEPT_FROM_TIP`` unless given) that the tip's tree
+    has and the index has not."""
+    if not names:
+        return
+    staged = set(_git(repository, "ls-files", "-z", "--cached", "--", *names, env=env).stdout.split("\0"))
+    for name in names:
         if name in staged:
             continue
         entry = _git(repository, "ls-tree", "-z", parent, "--", name).stdout.rstrip("\0")
