@@ -232,11 +232,12 @@ def test_an_unusable_previous_leaderboard_is_one_line_and_exit_2_before_any_rend
     assert not (root / "never").exists()
 
 
-@pytest.mark.parametrize("previous, line", [case for case in UNUSABLE_PREVIOUS if case[0].endswith(".json")
-                                            and case[0] not in ("missing.json", "truncated.json")])
+@pytest.mark.parametrize("previous, line", [case for case in UNUSABLE_PREVIOUS
+                                            if case[0] in ("broken.json", "count.json", "twice.json")])
 def test_a_plain_build_given_such_a_previous_leaderboard_stops_with_one_line_and_writes_nothing(sites, tmp_path,
                                                                                                  previous, line):
-    """The plugin's setting is read as publish reads --previous: ``pelican content`` stops with exit 2."""
+    """The plugin's setting is checked as publish checks --previous (but for the order of releases: a
+    plain build's tag only fills the reports that carry none): ``pelican content`` stops with exit 2."""
     root, _ = sites
     previous_variants(root)
     result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o",

@@ -308,11 +308,11 @@ def contradictions_of(document: dict[str, Any]) -> list[str]:
 
 
 def previous_release_problem(previous: dict[str, Any], release_tag: str | None) -> str | None:
-    """Why the release ``release_tag`` cannot be compared with the leaderboard ``previous`` (a
-    parsed one), or None: a release is compared with an earlier one, so the newest release tag of
-    ``previous``'s rows must come strictly before it in version order (``version_key``: v3.1.0 and
-    V3.1.0 are one version). A tag that is no release version (a plain build's ``nightly``) is not
-    ordered against anything."""
+    """Why the release ``release_tag`` (of ``invoke publish``, ``verify`` or ``gh-pages``) cannot be
+    compared with the leaderboard ``previous`` (a parsed one), or None: a release is compared with an
+    earlier one, so the newest release tag of ``previous``'s rows must come strictly before it in
+    version order (``version_key``: v3.1.0 and V3.1.0 are one version). A tag that is no release
+    version is not ordered against anything."""
     if release_tag is None or RELEASE_TAG.fullmatch(release_tag) is None:
         return None
     newest = max((row["release_tag"] for row in previous["rows"]), key=version_order)
@@ -331,25 +331,22 @@ def _no_constant(name: str) -> Any:
     raise _NotJSON(f"{name} is not a JSON number")
 
 
-def read_previous(path: str, release_tag: str | None = None) -> tuple[bytes, dict[str, Any]]:
-    """The previous leaderboard a build of ``release_tag`` is compared with
-    (``LEADERBOARD_PREVIOUS_LEADERBOARD``): its bytes and its document. A file that cannot be read, is
-    no schema v1 leaderboard, contradicts itself (``contradictions_of``) or, for a build of a release
-    version, holds that release or a later one (``previous_release_problem``) stops the build with
-    one line (``BuildFailed``), before anything is written."""
+def read_previous(path: str) -> tuple[bytes, dict[str, Any]]:
+    """The previous leaderboard a build is compared with (``LEADERBOARD_PREVIOUS_LEADERBOARD``): its
+    bytes and its document. A file that cannot be read, is no schema v1 leaderboard or contradicts
+    itself (``contradictions_of``) stops the build with one line (``BuildFailed``), before anything
+    is written. Its release is not ordered against the build's here: a plain build's tag only fills
+    the reports that carry none, while a release's tasks check ``previous_release_problem`` before
+    they render."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         raise BuildFailed(f"cannot read the previous leaderboard {path}: {error.strerror or error}") from None
     try:
-        document = parse_leaderboard(data, path)
+        return data, parse_leaderboard(data, path)
     except UnusableInput as error:
         raise BuildFailed(f"the previous leaderboard {error}") from None
-    problem = previous_release_problem(document, release_tag)
-    if problem:
-        raise BuildFailed(f"the previous leaderboard {path} {problem}")
-    return data, document
 
 
 # -- Words shared by every way of showing a Diff ---------------------------------------------------
@@ -523,7 +520,7 @@ def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequ
     each kind of change a page; None without one: no page, and nothing guessed."""
     if previous_path is None:
         return None
-    data, previous = read_previous(previous_path, release_tag)
+    data, previous = read_previous(previous_path)
     current = {"rows": [row._asdict() for row in rows]}
     diff = compare(previous, current, previous_path, release_tag or "this build")
     return changes_page(diff, current, previous, data, release_tag, page_rows)
