@@ -193,11 +193,17 @@ def test_the_report_page_shows_its_models_badge_and_snippets_that_embed_it(site)
     # The model's badge (v1.1.0's row: this page is v1.0.0's), sized as drawn, its words as the alt text.
     assert (f'<p><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" width="{width}" height="20" '
             f'alt="{html.escape(texts(data)[2], quote=True).replace("&#x27;", "&#39;")}"></p>') in section
+    # It says what it shows, and the snippets link where its figures come from: v1.1.0's row on cuda,
+    # not this v1.0.0 page.
+    source = f"{RELEASE}/report/golden/a-cuda.report.html"
+    assert (f"<p>It shows the model's newest row in this suite (its best row of the newest release it has here), whose "
+            f'figures come from <a href="{source}">that row\'s report page</a>. To show it on a model card, linked to '
+            "that page:</p>") in section
+    assert texts(data)[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"  # a-cuda's figures
     codes = [html.unescape(code) for code in re.findall(r"<pre><code>(.*?)</code></pre>", section, re.S)]
     assert codes == [
-        f"[![PHI leakage of OpenMed/model-a on golden]({RELEASE}/badge/suite-golden/OpenMed/model-a.svg)]"
-        f"({RELEASE}/report/golden/a-v1.report.html)",
-        f'<a href="{RELEASE}/report/golden/a-v1.report.html"><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" '
+        f"[![PHI leakage of OpenMed/model-a on golden]({RELEASE}/badge/suite-golden/OpenMed/model-a.svg)]({source})",
+        f'<a href="{source}"><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" '
         'alt="PHI leakage of OpenMed/model-a on golden"></a>',
     ]
     # A release render names the badge at the site's root, which follows each new release.
