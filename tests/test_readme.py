@@ -395,14 +395,15 @@ def render(tmp_path_factory) -> Render:
     root = tmp_path_factory.mktemp("render")
     before, after = archive_of_sixty(root)
 
-    def publish(reports: Path, output: str, *more: str) -> str:
-        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
+    def publish(reports: Path, output: str, tag: str, *more: str) -> str:
+        result = invoke("publish", "--release-tag", tag, "--reports-dir", str(reports), "--manifest",
                         str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
         assert result.returncode == 0, result.stderr
         return result.stderr.splitlines()[-1]
 
-    publish(before, "old")
-    return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
+    # The archive's reports carry v1.0.0: the next release, v1.1.0, is compared with its render.
+    publish(before, "old", "v1.0.0")
+    return rendered_twice(root, lambda output: publish(after, output, "v1.1.0", "--previous", "old"))
 
 
 @pytest.fixture(scope="module")
