@@ -275,8 +275,8 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
             release.seal_root(fresh, kept, settings, badges)
             say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
                 f"{release.one_line(os.path.join(output_dir, release.RELEASES))}"
-                + (f"; it keeps {len(badges)} badge{'s' if len(badges) != 1 else ''} of models {release_tag} dropped"
-                   if badges else ""))
+                + (f"; it keeps {len(badges)} badge{'s' if len(badges) != 1 else ''} of "
+                   f"{'a model' if len(badges) == 1 else 'models'} not in {release_tag}" if badges else ""))
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
