@@ -196,7 +196,7 @@ def _sample_escaping(render: Callable, context: Any, elapsed: float, base_global
 
 def install() -> None:
     """Wrap the functions of every phase in timers (in this process; the workers it forks inherit them)."""
-    from benchmark_leaderboard import archive, generator, pipeline, shapes, validate, workers, writer
+    from benchmark_leaderboard import archive, generator, pipeline, validate, workers, writer
     from leaderboard_tools import runner
 
     workers.run = _timed_run(workers.run)
@@ -220,7 +220,6 @@ def install() -> None:
     # Writing, in the workers.
     generator.report_of = timed("copy parsed again", generator.report_of)
     generator.report_details = timed("page details (leaves, percentages)", generator.report_details)
-    generator._chrome = timed("folder chrome", generator._chrome)
     generator.leaderboard_json = timed_generator("leaderboard.json", generator.leaderboard_json)
     generator.data_script = timed("data file", generator.data_script)
     generator.csv_lines = timed("CSVs", generator.csv_lines)
@@ -230,10 +229,6 @@ def install() -> None:
     generator.badge_rows = timed("build: badge rows", generator.badge_rows)
     generator._badge = timed("badge: layout (texts, widths, escaping)", generator._badge)
     generator._badge_svg = timed("badge: SVG template", generator._badge_svg)
-    # A page filled in from its shape: a report page's (a badge's is the badge's SVG, timed above).
-    fill = shapes.PageShapes.page
-    report_fill = timed("page filled in from its shape", fill)
-    shapes.PageShapes.page = lambda self, *args: (report_fill if self._name == "report page" else fill)(self, *args)
     writer.SiteWriter.write = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write)
     writer.SiteWriter.write_pieces = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write_pieces)
     writer._holds = timed("writer: compare with the previous render (kernel)", writer._holds)
@@ -308,11 +303,8 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("read: the rest of the loop", ("read|read: rest",)),
     ("report: canonical copy parsed again", ("reports|copy parsed again",)),
     ("report: page details (leaves, percentages, table rows)", ("reports|page details (leaves, percentages)",)),
-    ("report: page filled in from its shape", ("reports|page filled in from its shape",)),
-    ("report: template render (once a shape, and its check), escaping excluded", ("reports|render: report",)),
+    ("report: template render (its head, header and footer included), escaping excluded", ("reports|render: report",)),
     ("report: escaping (sampled, see above)", ()),
-    ("report: folder chrome (once a folder)", ("reports|folder chrome", "reports|render: site_head",
-                                               "reports|render: site_header", "reports|render: site_footer")),
     ("report: writer (paths, links, folders)", ("reports|writer: paths, links, folders (Python and kernel)",)),
     ("report: files' kernel work (open, write, close)", ("reports|writer: open, write, close (kernel)",)),
     ("report: compare with the previous render", ("reports|writer: compare with the previous render (kernel)",)),
@@ -384,9 +376,9 @@ def rows_of(result: dict[str, Any]) -> dict[str, float]:
     escape = result["escape"]
     if escape.get("sampled"):
         share = max(0.0, escape["with"] - escape["without"]) / escape["with"] if escape["with"] else 0.0
-        rendered = rows["report: template render (once a shape, and its check), escaping excluded"]
+        rendered = rows["report: template render (its head, header and footer included), escaping excluded"]
         rows["report: escaping (sampled, see above)"] = rendered * share
-        rows["report: template render (once a shape, and its check), escaping excluded"] = rendered * (1 - share)
+        rows["report: template render (its head, header and footer included), escaping excluded"] = rendered * (1 - share)
     rows["other"] = sum(seconds for name, seconds in found.items() if name not in used)
     return rows
 

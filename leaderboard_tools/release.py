@@ -20,6 +20,7 @@ from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableI
 from benchmark_leaderboard import validate
 from benchmark_leaderboard.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, absent_badge
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
@@ -302,7 +303,8 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,
                            latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
                            RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings),
-                           LEADERBOARD_RELEASE_LIST_URL=f"{settings['SITEURL'].rstrip('/')}/{RELEASE_LIST}")
+                           LEADERBOARD_RELEASE_LIST_URL=f"{settings['SITEURL'].rstrip('/')}/{RELEASE_LIST}",
+                           leaderboard_index_url=options(settings).index_url)
     return html.encode("utf-8")
 
 

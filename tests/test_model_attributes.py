@@ -89,10 +89,10 @@ def test_without_a_manifest_no_page_shows_attributes_and_nothing_fails(tmp_path)
 
 def test_attributes_that_are_null_empty_or_not_a_count_are_left_out():
     odd = {"param_count": "44M", "license": "  ", "base_model": None, "task": 7, "released": "2026-01-02"}
-    assert model_attributes(odd) == [("Task", "task", "7"), ("Released", "released", "2026-01-02")]
+    assert model_attributes(odd) == [("Task", "task", 7, "7"), ("Released", "released", "2026-01-02", "2026-01-02")]
     for count in (True, -5, 0, float("nan"), float("inf"), [44]):
         assert model_attributes({"param_count": count}) == []
-    assert model_attributes({"param_count": 2.5e9}) == [("Parameters", "param_count", "2.5B (2500000000.0)")]
+    assert model_attributes({"param_count": 2.5e9}) == [("Parameters", "param_count", 2.5e9, "2.5B (2500000000.0)")]
     assert model_attributes(None) == [] and model_attributes({}) == []
 
 

@@ -9,8 +9,9 @@ site's badge follows each new release, while a release render's badge is that re
 
 Its boxes are as wide as its text, summed from a fixed table of character advances measured once
 from DejaVu Sans (``badge_widths.json``, made by ``leaderboard_tools.badge_widths``): no font is
-read at build time. Everything a badge prints is worked out here (``badge_of``), ready to print,
-and ``theme/templates/badge.svg`` only writes it out, like a table cell: a few hundred bytes each."""
+read at build time. A badge's texts and layout are worked out here (``badge_of``) as plain text and
+numbers; ``theme/templates/badge.svg`` writes them out, escaped by autoescaping like every value
+of every template: a few hundred bytes each."""
 
 from __future__ import annotations
 
@@ -24,12 +25,12 @@ from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, NamedTuple, Sequence
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from .pages import report_page_url
 from .rank import suite_anchors
 from .versions import version_order
-from .view import escaped, percent
+from .view import percent
 
 BADGES = "badge/"
 TEMPLATE = "badge.svg"
@@ -104,14 +105,14 @@ def xml_text(text: str) -> str:
 
 
 class Badge(NamedTuple):
-    """One badge, ready to print: its texts escaped for XML and HTML (``Markup``), its layout (whole
-    pixels for the boxes, tenths of a pixel for the texts' centres and lengths, written as
-    decimals), its words, and what a report page's snippets say of it."""
+    """One badge: its texts (as text: a template escapes them), its layout (whole pixels for the
+    boxes, tenths of a pixel for the texts' centres and lengths, written as decimals), its words,
+    and what a report page's snippets say of it."""
 
     path: str  # where it is written, relative to the site (also its URL: only URL-safe characters)
-    label: Markup
-    value: Markup
-    title: Markup  # the badge in words: its <title> (whose role is an image's), and the report page's alt text
+    label: str
+    value: str
+    title: str  # the badge in words: its <title> (whose role is an image's), and the report page's alt text
     width: int
     label_box: int
     value_box: int
@@ -119,11 +120,11 @@ class Badge(NamedTuple):
     value_x: str
     label_length: str
     value_length: str
-    # A model card's alt text, figures aside (they follow each release), as a report page shows it
-    # in its snippets: escaped for the page, and for Markdown's brackets; escaped for an HTML
-    # attribute, then for the page.
-    alt_markdown: Markup
-    alt_html: Markup
+    # A model card's alt text, figures aside (they follow each release), as a report page's snippets
+    # write it for copying: with Markdown's backslashes and brackets escaped; escaped for an HTML
+    # attribute (the page escapes each once more, as it escapes any text).
+    alt_markdown: str
+    alt_html: str
     # Where its figures come from: the report page of the row it shows, relative to the site, which a
     # report page's snippets link (the row of another release than the page's, maybe).
     source: str = ""
@@ -145,12 +146,12 @@ def _markdown_alt(text: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _label(suite_shown: str) -> tuple[Markup, int, int]:
-    """A suite's label, the same on each of its badges: escaped, its text's width (tenths of a
+def _label(suite_shown: str) -> tuple[str, int, int]:
+    """A suite's label, the same on each of its badges: its text, the text's width (tenths of a
     pixel), and its box (whole pixels)."""
     label = LABEL + SEPARATOR + suite_shown
     length = text_width(label)
-    return escape(label), length, -(-length // 10) + 2 * STYLE.padding
+    return label, length, -(-length // 10) + 2 * STYLE.padding
 
 
 def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, suite_rows: int, release_tag: str,
@@ -160,36 +161,31 @@ def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, 
     build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``. ``absent_from``:
     the release the model is no longer in, which the badge says first (``not in v3.2.0 · 0.34% · #2
     of 7 · v3.1.0``), the figures being those of its last release, ``release_tag``. ``source``: the
-    report page of the row it shows (``Badge.source``).
-
-    Each text is made of its parts escaped once (the model's name here, the suite's and the tag's
-    from the store of escaped text), as a badge is made for every report of an archive: escaping
-    for HTML leaves Markdown's backslashes and brackets as they are, so the Markdown alt text is
-    escaped for Markdown after it."""
-    suite_shown, tag_shown = xml_text(suite), xml_text(release_tag)
-    model = escape(xml_text(model_name))
-    suite_html, tag_html = escaped(suite_shown), escaped(tag_shown)
+    report page of the row it shows (``Badge.source``). Characters XML cannot hold are shown as
+    U+FFFD (``xml_text``)."""
+    suite_shown, tag_shown, model = xml_text(suite), xml_text(release_tag), xml_text(model_name)
     shown = percent(leakage)
     ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
-    ranked_html = escape(ranked) if rank_range else ranked
     label, label_length, label_box = _label(suite_shown)
     value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
-    value_html = f"{shown}%{SEPARATOR}#{ranked_html} of {suite_rows}{SEPARATOR}{tag_html}"
-    title = (f"{model} on {suite_html}: leaks {shown}% of protected text (PHI leakage), rank {ranked_html} "
-             f"of {suite_rows} in the suite, release {tag_html}")
+    title = (f"{model} on {suite_shown}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
+             f"of {suite_rows} in the suite, release {tag_shown}")
     if absent_from is not None:
         absent_shown = xml_text(absent_from)
         value = f"not in {absent_shown}{SEPARATOR}{value}"
-        value_html = f"not in {escaped(absent_shown)}{SEPARATOR}{value_html}"
-        title = (f"{model} on {suite_html}: not in release {escaped(absent_shown)}; in its last release, {tag_html}, "
-                 f"it leaked {shown}% of protected text (PHI leakage), rank {ranked_html} of {suite_rows} in the suite")
+        title = (f"{model} on {suite_shown}: not in release {absent_shown}; in its last release, {tag_shown}, "
+                 f"it leaked {shown}% of protected text (PHI leakage), rank {ranked} of {suite_rows} in the suite")
     value_length = text_width(value)
     value_box = -(-value_length // 10) + 2 * STYLE.padding
-    alt = f"{LABEL} of {model} on {suite_html}"
-    return Badge(path, label, Markup(value_html),
-                 Markup(title), label_box + value_box, label_box, value_box, _tenths(label_box * 5),
+    alt = f"{LABEL} of {model} on {suite_shown}"
+    return Badge(path, label, value, title, label_box + value_box, label_box, value_box, _tenths(label_box * 5),
                  _tenths(label_box * 10 + value_box * 5), _tenths(label_length), _tenths(value_length),
-                 Markup(_markdown_alt(alt)), escape(alt), source)
+                 _markdown_alt(alt), _attribute_text(alt), source)
+
+
+def _attribute_text(text: str) -> str:
+    """``text`` escaped for an HTML attribute value, as a snippet to copy writes it."""
+    return str(escape(text))
 
 
 def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:

@@ -17,6 +17,7 @@ not, and writes the render's marker last."""
 from __future__ import annotations
 
 import fnmatch
+from functools import partial
 import hashlib
 import logging
 import os
@@ -26,12 +27,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from markupsafe import Markup, escape
 from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import exits, output, validate, workers
+from . import exits, included, output, validate, workers
 from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
@@ -45,18 +45,19 @@ from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
                       uncertainty_json)
 from .settings import Options, checked, options
-from .pages import (REPORT_PAGES, BoardPage, LeaderboardPages, PagePlace, ReportPage, page_address, report_page_path,
+from .pages import (REPORT_PAGES, BoardPage, PagePlace, ReportPage, leaderboard_pages, address_of, page_address,
+                    report_page_path,
                     report_page_url)
-from .view import (TEMPLATE_FILTERS, BoardView, Neighbours, Pager, board_view, family_page_path, pager, panel_script_path,
-                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows, ReportDetails)
-from .shapes import PageShapes, RowShapes
+from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
+                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows)
 from .writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
 REPORT_COPIES = "reports/"
-# The theme's template of a report page's parts: its table rows and its rarer sections (shapes.py).
-REPORT_PARTS = "report_parts.html"
+# What base.html includes on every page: rendered once for each set of values they read, where their
+# source shows that this gives every page the same text (included.py).
+SITE_CHROME = ("site_head.html", "site_header.html", "site_footer.html")
 UNCERTAINTY = "uncertainty.json"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
@@ -67,6 +68,9 @@ OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COM
                BADGES)
 # Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
 OWN_FILES = (CHANGES_PAGE, FEED_PATH)
+# The files outside those folders that every render writes (the index aside: LEADERBOARD_INDEX_SAVE_AS).
+ROOT_FILES = ("leaderboard.json", UNCERTAINTY, DATA_SCRIPT, "leaderboard.csv", "compare.html", "theme/columns.css",
+              "theme/nojs.css", output.MARKER)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,9 @@ class LeaderboardGenerator(Generator):
         earlier = output.read_marker(self.output_path)
         self.in_place = earlier is not None
         self.earlier_files = output.render_files(earlier)
+        # Pelican's other generators have decided what they write by now (its pages, articles and
+        # direct templates): none of it may be a path of the leaderboard's.
+        self._refuse_collisions(_pelican_paths(self.context, self.settings))
         _pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
@@ -122,7 +129,10 @@ class LeaderboardGenerator(Generator):
         self.context["family_page_path"] = family_page_path
         self.context["suite_page_path"] = suite_page_path
         self.context["page_address"] = page_address
-        self.context["suite_home"] = suite_home
+        self.context["address_of"] = address_of
+        # Where the index is written and its URL (LEADERBOARD_INDEX_SAVE_AS, LEADERBOARD_INDEX_URL).
+        self.context["leaderboard_index_url"] = self.options.index_url
+        self.context["suite_home"] = partial(suite_home, index_url=self.options.index_url)
         self.context["panel_script_path"] = panel_script_path
         self.context["short_hash"] = short_hash
         self.context["hash_shown"] = HASH_SHOWN
@@ -145,31 +155,36 @@ class LeaderboardGenerator(Generator):
         self.badge_rows = badge_rows(self.leaderboard.rows, self.leaderboard.standing.suite_of)
         self.context["leaderboard_site_url"] = site_url.rstrip("/")
         self.context["badge_style"] = STYLE
-        # Every HTML page this build writes, as Pelican page objects (made as they are read): what
-        # other plugins iterate, and what content_written carries for each page.
-        self.pages = LeaderboardPages(self.leaderboard, _board_pages(self.leaderboard, self.view, self.changes,
-                                                                     self.settings.get("SITENAME", "")),
-                                      self.settings, self.context)
+        # Every HTML page this build writes, as the page objects Pelican makes (content_object_init
+        # is sent for each as it is made): what the templates get as ``page``, what other plugins
+        # iterate, and what content_written carries for each page.
+        self.places = _board_pages(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
+                                   self.options.index_save_as, self.options.index_url)
+        self.pages = leaderboard_pages(self.leaderboard, self.places, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
         if self.earlier_files is not None:
             self._refuse_overwriting(self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def generate_output(self, writer) -> None:
+        # The static generator decided what it copies after generate_context: nor may any of that.
+        self._refuse_collisions(_static_paths(self.context, self.settings, self.theme))
         board = self.leaderboard
         previous = self.output_path if self.in_place else self.options.previous_render
         site = SiteWriter(self.output_path, previous)
         # The other generators have read the Markdown pages by now, and other plugins may have added
         # to the context since generate_context: pages are rendered with the context as it is now.
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
+        places = len(self.places)
         job = _PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
-                       self.env.get_template("panel.js"),
-                       tuple(self.get_template(name) for name in ("site_head", "site_header", "site_footer")),
-                       dict(self.context), self.settings["RELATIVE_URLS"], site, self.pages,
+                       self.env.get_template("panel.js"), dict(self.context), self.settings["RELATIVE_URLS"], site,
+                       self.options.index_save_as, self.options.index_url,
+                       {page.save_as: page for page in self.pages[:places]}, self.pages[places:],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites))
+        included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -210,11 +225,21 @@ class LeaderboardGenerator(Generator):
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
                                                        linked))
 
+    def _refuse_collisions(self, theirs: Iterable[tuple[str, str]]) -> None:
+        """Stop the build, before anything of the leaderboard's is written, when another writer
+        (Pelican's generators, its static files) writes a path the leaderboard writes: one line
+        naming the path, the setting that sends the other writer there, and the leaderboard's."""
+        for path, writer in theirs:
+            ours = _claim(path, self.options.index_save_as)
+            if ours is not None:
+                raise BuildFailed(f"{path} is written both by {writer} and by the leaderboard ({ours}); "
+                                  "give one of them another path")
+
     def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
         """Rendering in place: a page or copy this render writes where a file lies that the earlier
         render did not write (someone else's) stops the build before anything is written."""
         root = self.output_path
-        paths = [place.save_as for place in self.pages.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
+        paths = [place.save_as for place in self.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
         paths += [FEED_PATH] if self.feed is not None else []
         board = self.leaderboard
         for index, row in enumerate(board.rows):
@@ -255,6 +280,57 @@ class LeaderboardGenerator(Generator):
         return files
 
 
+def _claim(path: str, index_save_as: str) -> str | None:
+    """Why ``path`` (relative to the output, with "/") is the leaderboard's to write, or None."""
+    if path == index_save_as:
+        return "its index, LEADERBOARD_INDEX_SAVE_AS"
+    if path in ROOT_FILES or path in OWN_FILES:
+        return f"its file {path}"
+    folder = next((folder for folder in OWN_FOLDERS if path.startswith(folder)), None)
+    return f"its folder {folder}" if folder else None
+
+
+# The content Pelican's generators put in the context, and the setting that says where each kind is written.
+_PELICAN_CONTENT = (("articles", "article", "ARTICLE_SAVE_AS"), ("drafts", "draft", "DRAFT_SAVE_AS"),
+                    ("pages", "page", "PAGE_SAVE_AS"), ("hidden_pages", "hidden page", "PAGE_SAVE_AS"),
+                    ("draft_pages", "draft page", "DRAFT_PAGE_SAVE_AS"))
+
+
+def _pelican_paths(context: dict[str, Any], settings: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every file Pelican's own generators will write, as (path, what writes it): each direct
+    template (``DIRECT_TEMPLATES``, where its ``<NAME>_SAVE_AS`` says), and each article and page
+    and their translations."""
+    for name in settings.get("DIRECT_TEMPLATES") or ():
+        save_as = settings.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
+        if save_as:
+            yield _site_path(save_as), f"Pelican's direct template {name} (DIRECT_TEMPLATES, {name.upper()}_SAVE_AS)"
+    for key, kind, setting in _PELICAN_CONTENT:
+        for content in context.get(key) or ():
+            for item in (content, *(getattr(content, "translations", None) or ())):
+                if item.save_as:
+                    yield _site_path(item.save_as), f"Pelican's {kind} {item.relative_source_path} ({setting})"
+
+
+def _static_paths(context: dict[str, Any], settings: dict[str, Any], theme: str) -> Iterator[tuple[str, str]]:
+    """Every file the static generator will copy, as (path, what copies it): the theme's static
+    files (``THEME_STATIC_PATHS``, under ``THEME_STATIC_DIR``) and ``STATIC_PATHS``."""
+    static_dir = settings.get("THEME_STATIC_DIR", "theme")
+    for name in settings.get("THEME_STATIC_PATHS") or []:
+        source = os.path.join(theme, name)
+        if os.path.isfile(source):
+            yield _site_path(os.path.join(static_dir, os.path.basename(name))), "the theme's static files (THEME_STATIC_PATHS)"
+        for folder, _, names in sorted(os.walk(source, followlinks=True)):
+            inside = os.path.relpath(folder, source)
+            for entry in sorted(names):
+                yield _site_path(os.path.join(static_dir, inside, entry)), "the theme's static files (THEME_STATIC_PATHS)"
+    for static in context.get("staticfiles") or []:
+        yield _site_path(static.save_as), f"the static file {static.relative_source_path} (STATIC_PATHS)"
+
+
+def _site_path(path: str) -> str:
+    return posixpath.normpath(path.replace(os.sep, "/"))
+
+
 # What Pelican's writer wrote in this build (content_written from the page generators), for the marker.
 _pelican_written: list[str] = []
 
@@ -278,11 +354,13 @@ class _PageJob:
     columns_template: Any
     nojs_template: Any
     panel_template: Any
-    chrome_templates: tuple[Any, ...]  # site_head.html, site_header.html and site_footer.html
     context: dict[str, Any]
     relative_urls: bool
     site: SiteWriter
-    pages: LeaderboardPages
+    index_save_as: str  # where the index is written (LEADERBOARD_INDEX_SAVE_AS)
+    index_url: str  # and its URL (LEADERBOARD_INDEX_URL)
+    board_pages: dict[str, BoardPage]  # the page object of each board page, by where it is written
+    report_pages: Sequence[ReportPage]  # the page object of each row's report page, in ranking order
     badge_template: Any
     badge_rows: Any  # for each row, the index of its suite and model's badge row (badge.badge_rows)
     suite_rows: tuple[int, ...]  # each suite's row count
@@ -305,7 +383,7 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     board, view = job.board, job.view
     if task == "index":
         # The first suite's page; the others are the ("suite", s) tasks.
-        return [_render(job, job.index_template, "index.html", page_name="index", leaderboard=board, view=view,
+        return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
                         current=board.suites[0], panels=True),
                 _render(job, job.columns_template, "theme/columns.css"),
                 _render(job, job.nojs_template, "theme/nojs.css")]
@@ -316,7 +394,7 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
         return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
                         view=view, current=suite, panels=False),
                 _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
-                        view=view, suite=suite, relative_to="index.html")]
+                        view=view, suite=suite, relative_to=job.index_save_as)]
     if task == "whole":
         written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
                    job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
@@ -344,10 +422,11 @@ def _write_part(job: _PageJob, task: Any) -> list[str]:
     return _write_reports(job, task)
 
 
-def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str) -> list[PagePlace]:
+def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str,
+                 index_save_as: str, index_url: str) -> list[PagePlace]:
     """Where the pages of the whole board are written, as ``generate_output`` writes them: the
     index, each other suite's page, the compare page, every family's pages, the changes pages."""
-    places = [PagePlace("index.html", "leaderboard", site_name)]
+    places = [PagePlace(index_save_as, "leaderboard", site_name, index_url)]
     places += [PagePlace(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
                for suite in board.suites[1:]]
     places.append(PagePlace("compare.html", "compare", "Compare rows"))
@@ -415,38 +494,31 @@ def _rendered(job: _PageJob, template: Any, save_as: str, **variables: Any) -> s
 
 
 def _rendered_pieces(job: _PageJob, template: Any, save_as: str, **variables: Any) -> Iterator[str]:
-    """The text of ``_rendered``, in the pieces the template makes it in. Given ``relative_to``, its
-    links are written for that page instead (a suite's panel script, shown within the index)."""
+    """The text of ``_rendered``, in the pieces the template makes it in: the page's template gets
+    its page object as ``page`` (a board page's, found by where it is written) and ``output_file``,
+    as Pelican's writer gives them. Given ``relative_to``, its links are written for that page
+    instead (a suite's panel script, shown within the index)."""
     relative_to = variables.pop("relative_to", save_as)
     variables["output_file"] = save_as
+    if "page" not in variables:
+        variables["page"] = job.board_pages.get(save_as)
     if job.relative_urls:
         variables["SITEURL"] = variables["localsiteurl"] = _relative_site_url(relative_to)
     return _in_context(job, template, variables)
 
 
 def _in_context(job: _PageJob, template: Any, variables: dict[str, Any]) -> Iterator[str]:
-    """The pieces of ``template`` rendered with the site's context and ``variables`` over it."""
+    """The pieces of ``template`` rendered with the site's context and ``variables`` over it, as
+    ``template.render`` would render them with the two merged (without copying the context)."""
     context = template.new_context(job.context, shared=True)
     context.vars.update(variables)
     return template.root_render_func(context)
 
 
-def _relative_site_url(save_as: str) -> Markup:
-    """The SITEURL of the page ``save_as`` in a site of relative URLs ("../.." and the like),
-    escaped once, as Pelican's writer gives it to a page."""
-    return escape(path_to_url(get_relative_path(save_as)))
-
-
-class _Chrome(NamedTuple):
-    """The parts of a report page that are the same on every page of its folder, rendered once."""
-
-    head: Markup
-    header: Markup
-    footer: Markup
-
-
-def _chrome(job: _PageJob, save_as: str) -> _Chrome:
-    return _Chrome(*(Markup(_rendered(job, template, save_as)) for template in job.chrome_templates))
+def _relative_site_url(save_as: str) -> str:
+    """The SITEURL of the page ``save_as`` in a site of relative URLs ("../.." and the like), as
+    Pelican's writer gives it to a page."""
+    return path_to_url(get_relative_path(save_as))
 
 
 def _badge(job: _PageJob, index: int) -> Badge:
@@ -460,22 +532,9 @@ def _badge(job: _PageJob, index: int) -> Badge:
                     f"{sure.best[index]}–{sure.worst[index]}", source=report_page_url(row.report_path))
 
 
-# A process's badges: their template rendered once, with a placeholder for each of a badge's
-# fields (shapes.PageShapes: badge.svg has no choices), and every badge filled in from it.
-_badge_shapes: list[Any] = []
-
-
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
-    """A badge's SVG: badge.svg, rendered with the style every badge shares and the badge's fields."""
-    template = job.badge_template
-    if not _badge_shapes or _badge_shapes[0] is not template:
-        style = _BADGE_STYLE
-
-        def render(variables: dict[str, Any]) -> str:
-            return template.environment.concat(template.root_render_func(template.new_context({**style, **variables})))
-
-        _badge_shapes[:] = [template, PageShapes(render, (), "badge", "badge")]
-    return _badge_shapes[1].page({"badge": badge}, badge._asdict()).encode("utf-8")
+    """A badge's SVG: badge.svg rendered with the style every badge shares and the badge's fields."""
+    return job.badge_template.render({**_BADGE_STYLE, **badge._asdict(), "badge": badge}).encode("utf-8")
 
 
 _BADGE_STYLE = STYLE._asdict()
@@ -483,64 +542,40 @@ _BADGE_STYLE = STYLE._asdict()
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     """The canonical copy and the page of each row at ``indices``, and the badge of each that is
-    its suite and model's badge row. A page is its shape's text with its values (shapes.PageShapes):
-    the template renders each shape once (and checks it against the first page of that shape)."""
+    its suite and model's badge row. Each page is its template rendered in full, with the site's
+    context, the page object, the row, its details and its badge."""
     board = job.board
     badge_rows = job.badge_rows
+    standing, uncertainty = board.standing, board.uncertainty
     written: list[str] = []
-    folders: dict[str, tuple[Markup, _Chrome]] = {}  # a folder's SITEURL (escaped once) and chrome
-    neighbours = Neighbours(board.rows, board.standing.in_suite, board.uncertainty)
     template = job.report_template
-    parts = template.environment.get_template(REPORT_PARTS).make_module(job.context)
-    shapes = RowShapes(parts)
-    pages = PageShapes(lambda variables: _report_page(job, variables), ReportDetails.CHOICES, "report", "report page")
     changes = job.context.get("leaderboard_changes")
     history = job.context.get("leaderboard_history")
-    absolute_site = None if job.relative_urls else escape(job.context.get("SITEURL", ""))
     with room_for_nesting():
         for index in indices:
             filled = board.ranked[index]
             row = filled.row
             payload, copy = report_of(board, index)
             written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
-            save_as = report_page_path(row.report_path)
-            folder = save_as.rpartition("/")[0]
-            if folder not in folders:
-                folders[folder] = (_relative_site_url(save_as), _chrome(job, save_as))
-            site_url, chrome = folders[folder]
-            page_site = site_url if absolute_site is None else absolute_site
-            notes = changes.notes.get(row.report_path) if changes else None
-            its_history = history.of(row) if history else None
-            suite_number = board.standing.suite_of[index]
+            page = job.report_pages[index]
+            suite_number = standing.suite_of[index]
             suite = board.suites[suite_number]
-            details = report_details(filled, payload, index + 1, board.standing.in_suite[index],
-                                     board.standing.in_family[index], len(board.rows), suite.anchor,
-                                     hashlib.sha256(copy).hexdigest(), suite_csv=suite_csv_path(suite.anchor),
+            notes = changes.notes.get(row.report_path) if changes else None
+            details = report_details(filled, payload, index + 1, standing.in_suite[index], standing.in_family[index],
+                                     len(board.rows), suite.anchor, hashlib.sha256(copy).hexdigest(),
+                                     suite_csv=suite_csv_path(suite.anchor),
                                      manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
-                                     uncertainty=board.uncertainty, suite_number=suite_number, neighbours=neighbours,
-                                     shapes=shapes, site_url=page_site,
-                                     changed=parts.changed(notes, changes.release_tag, page_site) if notes else _NOTHING,
-                                     history=parts.history(its_history, row, page_site) if its_history else _NOTHING)
+                                     uncertainty=uncertainty, suite_number=suite_number, rows=board.rows,
+                                     in_suite=standing.in_suite, index_url=job.index_url, changed=tuple(notes or ()),
+                                     changed_release=changes.release_tag if notes else None,
+                                     history=history.of(row) if history else None)
             badge_index = badge_rows[index]
             badge = _badge(job, badge_index)
             if badge_index == index:
                 written.append(job.site.write(badge.path, _badge_svg(job, badge)))
-            values = {"url": url_of(save_as), "output_file": save_as}
-            if job.relative_urls:
-                values["SITEURL"] = values["localsiteurl"] = site_url
-            html = pages.page({"report": details, "badge": badge, "chrome": chrome}, values)
-            written.append(job.site.write(save_as, html.encode("utf-8")))
+            written.append(_render(job, template, page.save_as, page=page, row=row, report=details, badge=badge))
     return written
-
-
-_NOTHING = Markup("")
-
-
-def _report_page(job: _PageJob, variables: dict[str, Any]) -> str:
-    """A report page rendered by its template with the site's context and ``variables``."""
-    template = job.report_template
-    return template.environment.concat(_in_context(job, template, variables))
 
 
 def _remove_stale(output_path: str, written: set[str]) -> None:

@@ -4,18 +4,16 @@ Pelican's own generators make, for the theme and for other plugins (a sitemap, a
 A report's page is a ``ReportPage`` (a ``Page`` whose template is ``report``) dated by the report's
 run date; the index, a long family's further pages, the compare page and the changes pages are
 ``BoardPage`` objects (a ``Content``, as Pelican's index pages are no ``Page``) dated by the
-archive's latest run date. ``LeaderboardPages`` is the list of them all that the generator puts in
-the context: a sequence whose report pages are made when they are read, one at a time, so that an
-archive of any size costs no memory for them and a worker makes only the pages it renders."""
+archive's latest run date. ``leaderboard_pages`` makes them all, in ``generate_context``, as
+Pelican's own generators make their pages there; the generator keeps the list as ``pages`` and in
+the context as ``leaderboard_pages``, for the theme and for other plugins."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
 
-from pelican import signals
 from pelican.contents import Content, Page
 
 from .fill import url_of
@@ -39,11 +37,13 @@ class BoardPage(Content):
 
 
 class PagePlace(NamedTuple):
-    """A board page, decided in generate_context: where it is written, its template and title."""
+    """A board page, decided in generate_context: where it is written, its template and title, and
+    its URL when that is not where it is written (the index's LEADERBOARD_INDEX_URL)."""
 
     save_as: str
     template: str
     title: str
+    url: str | None = None
 
 
 def report_page_path(report_path: str) -> str:
@@ -59,7 +59,11 @@ def report_page_url(report_path: str) -> str:
 def page_address(save_as: str) -> str:
     """The address of the page written as ``save_as``, relative to the site, as the sitemap lists it
     and as its canonical link names it: a folder's ``index.html`` is the folder."""
-    url = url_of(save_as)
+    return address_of(url_of(save_as))
+
+
+def address_of(url: str) -> str:
+    """The address of the page whose URL within the site is ``url``: a folder's ``index.html`` is the folder."""
     return url[: -len("index.html")] if url == "index.html" or url.endswith("/index.html") else url
 
 
@@ -69,89 +73,44 @@ def run_datetime(run_date: str) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
 
 
-class LeaderboardPages(Sequence):
-    """Every HTML page the plugin writes, in writing order: the board pages, then a page a published
-    row in ranking order. Indexing or iterating makes each page object as it is read (Pelican's
-    ``Content.__init__`` runs, and ``content_object_init`` is sent); none is kept."""
+def leaderboard_pages(board: Any, places: Sequence[PagePlace], settings: dict[str, Any],
+                      context: dict[str, Any]) -> list[Content]:
+    """Every HTML page the plugin writes, as the page objects Pelican makes of their metadata, in
+    writing order: the board pages, then a page a published row in ranking order. Each is made by
+    Pelican's ``Content.__init__``, which sends ``content_object_init`` for it: a handler sees
+    every page fresh, with its own metadata, and what it sets on one page is on that page alone."""
+    latest = max((row.run_date for row in board.rows), default=None)
+    latest_date = run_datetime(latest) if latest else None
+    pages: list[Content] = [board_page(place, latest_date, settings, context) for place in places]
+    dates: dict[str, datetime] = {}  # a run date's page date, made once a date
+    suites, suite_of = board.suites, board.standing.suite_of
+    for index, row in enumerate(board.rows):
+        date_of = dates.get(row.run_date)
+        if date_of is None:
+            date_of = dates[row.run_date] = run_datetime(row.run_date)
+        pages.append(report_page(row, suites[suite_of[index]].name, date_of, settings, context))
+    return pages
 
-    def __init__(self, board: Any, places: Sequence[PagePlace], settings: dict[str, Any], context: dict[str, Any]):
-        self._rows = board.rows
-        self._suites = board.suites
-        self._suite_of = board.standing.suite_of
-        self._places = tuple(places)
-        self._settings = settings
-        self._context = context
-        self._dates: dict[str, tuple[datetime, str]] = {}  # a run date's page date and its text
-        self._prototype: dict[str, Any] | None = None  # the attributes of the first report page made
-        self._mutable: tuple[str, ...] = ()  # those that hold a list, a dict or a set
-        latest = max((row.run_date for row in self._rows), default=None)
-        self.latest = run_datetime(latest) if latest else None
 
-    @property
-    def places(self) -> tuple[PagePlace, ...]:
-        """Where the board pages are written, in order (no page object made)."""
-        return self._places
+def board_page(place: PagePlace, latest: datetime | None, settings: dict[str, Any],
+               context: dict[str, Any]) -> BoardPage:
+    """The page object of a board page, dated by the archive's latest run date."""
+    metadata = {"title": place.title, "slug": place.save_as[: -len(".html")], "save_as": place.save_as,
+                "url": place.url or url_of(place.save_as), "status": "published", "template": place.template}
+    if latest is not None:
+        metadata["date"] = latest
+    return BoardPage("", metadata, settings=settings, context=context)
 
-    def __len__(self) -> int:
-        return len(self._places) + len(self._rows)
 
-    def __getitem__(self, item: int | slice) -> Any:
-        if isinstance(item, slice):
-            return [self[number] for number in range(*item.indices(len(self)))]
-        if item < 0:
-            item += len(self)
-        if not 0 <= item < len(self):
-            raise IndexError(item)
-        if item < len(self._places):
-            return self.board_page(item)
-        return self.report(item - len(self._places))
-
-    def board_page(self, number: int) -> BoardPage:
-        place = self._places[number]
-        metadata = {"title": place.title, "slug": place.save_as[: -len(".html")], "save_as": place.save_as,
-                    "url": url_of(place.save_as), "status": "published", "template": place.template}
-        if self.latest is not None:
-            metadata["date"] = self.latest
-        return BoardPage("", metadata, settings=self._settings, context=self._context)
-
-    def report(self, index: int) -> ReportPage:
-        """The page of the row at ``index`` in ranking order: what ``ReportPage(...)`` makes of its
-        metadata, made from the first report page made (a copy of its attributes, those of the row
-        set anew: what Pelican's ``Content.__init__`` derives from them, the date's text once a
-        date), with ``content_object_init`` sent as Pelican sends it."""
-        row = self._rows[index]
-        dated = self._dates.get(row.run_date)
-        save_as = report_page_path(row.report_path)
-        # Ten entries at most: a sitemap plugin keeps every page object until the end of the build, and
-        # a dict of ten entries takes half the memory of one of eleven to twenty-one. The template
-        # (``report``) and the status (``published``) are the class's defaults.
-        metadata = {"title": row.model_name, "slug": save_as[len(REPORT_PAGES): -len(".html")], "save_as": save_as,
-                    "url": url_of(save_as), "date": dated[0] if dated else run_datetime(row.run_date),
-                    "model_name": row.model_name, "model_family": row.model_family,
-                    "suite": self._suites[self._suite_of[index]].name, "release_tag": row.release_tag,
-                    "report_path": row.report_path}
-        if self._prototype is None or dated is None:
-            page = ReportPage("", metadata, settings=self._settings, context=self._context)
-            self._dates[row.run_date] = (page.date, page.locale_date)
-            if self._prototype is None:
-                self._prototype = page.__dict__
-                # Its settings and context are the build's own, which Pelican gives every page as
-                # they are: only what it makes anew for each page is copied (a copy of the context
-                # a page would hold the build's context twice over at 100,000 pages).
-                self._mutable = tuple(name for name, value in page.__dict__.items()
-                                      if isinstance(value, (list, dict, set))
-                                      and value is not self._settings and value is not self._context
-                                      and name != "metadata")
-            return page
-        page = ReportPage.__new__(ReportPage)
-        attributes = page.__dict__
-        attributes.update(self._prototype)
-        attributes.update(metadata)
-        del attributes["save_as"], attributes["url"]
-        attributes["override_save_as"], attributes["override_url"] = metadata["save_as"], metadata["url"]
-        attributes["metadata"] = metadata
-        attributes["date"], attributes["locale_date"] = dated
-        for name in self._mutable:  # a list of its own, as each page has (translations, authors)
-            attributes[name] = copy.copy(attributes[name])
-        signals.content_object_init.send(page)
-        return page
+def report_page(row: Any, suite_name: str, date_of: datetime, settings: dict[str, Any],
+                context: dict[str, Any]) -> ReportPage:
+    """The page object of a row's report page, dated by its run date: its metadata are the row's
+    identity (title, model, family, suite, release, report path) and where the page is written: ten
+    entries, as a dict of ten takes half the memory of one of eleven and a sitemap keeps every page
+    object until the build ends (the template, ``report``, and the status are the class's defaults)."""
+    save_as = report_page_path(row.report_path)
+    metadata = {"title": row.model_name, "slug": save_as[len(REPORT_PAGES): -len(".html")], "save_as": save_as,
+                "url": url_of(save_as), "date": date_of, "model_name": row.model_name,
+                "model_family": row.model_family, "suite": suite_name,
+                "release_tag": row.release_tag, "report_path": row.report_path}
+    return ReportPage("", metadata, settings=settings, context=context)

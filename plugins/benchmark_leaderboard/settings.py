@@ -57,6 +57,13 @@ DEFAULTS: dict[str, Any] = {
     # A suite's chart marks its frontier's rows one by one, each linked to its report, up to this
     # many; a longer frontier is drawn as its line alone. Every row not marked is counted in a grid.
     "LEADERBOARD_CHART_MARKS": 100,
+    # Where the leaderboard's index (its first suite's panel, with the tabs of the others) is
+    # written, and its URL within the site, as Pelican's own *_SAVE_AS and *_URL settings: a site
+    # whose index is Pelican's (a blog's, DIRECT_TEMPLATES = ["index"]) puts it at
+    # "leaderboard/index.html". Every other file of the leaderboard is in a folder of its own
+    # (report/, reports/, suite/, badge/...) or named for it (leaderboard.json...).
+    "LEADERBOARD_INDEX_SAVE_AS": "index.html",
+    "LEADERBOARD_INDEX_URL": "index.html",
 }
 # The least value each whole-number setting may take.
 _LEAST = {"LEADERBOARD_THIN_EVIDENCE": 0, "LEADERBOARD_PAGE_ROWS": 1, "LEADERBOARD_INDEX_ROWS": 1,
@@ -82,6 +89,8 @@ class Options:
     index_tables: int
     top_rows: int
     chart_marks: int
+    index_save_as: str
+    index_url: str
 
 
 def options(settings: dict[str, Any]) -> Options:
@@ -110,6 +119,8 @@ def options(settings: dict[str, Any]) -> Options:
         index_tables=value["LEADERBOARD_INDEX_TABLES"],
         top_rows=value["LEADERBOARD_TOP_ROWS"],
         chart_marks=value["LEADERBOARD_CHART_MARKS"],
+        index_save_as=value["LEADERBOARD_INDEX_SAVE_AS"],
+        index_url=value["LEADERBOARD_INDEX_URL"],
     )
 
 
@@ -126,4 +137,12 @@ def checked(resolved: Options) -> Options:
         if isinstance(given, bool) or not isinstance(given, int) or given < least or (most is not None and given > most):
             bounds = f"of at least {least}" if most is None else f"from {least} to {most}"
             raise BuildFailed(f"the setting {key} must be a whole number {bounds}, not {given!r}")
+    for key, given in (("LEADERBOARD_INDEX_SAVE_AS", resolved.index_save_as), ("LEADERBOARD_INDEX_URL", resolved.index_url)):
+        # A URL may end with "/" (a server that answers a folder with its index.html); where it is
+        # written is a file.
+        folder = key.endswith("_URL") and isinstance(given, str) and given.endswith("/")
+        parts = (given[:-1] if folder else given).split("/") if isinstance(given, str) else []
+        if not parts or any(part in ("", ".", "..") for part in parts) or "\\" in given or not (folder or given.endswith(".html")):
+            raise BuildFailed(f"the setting {key} must be a path within the site ending in .html, such as "
+                              f"leaderboard/index.html, not {given!r}")
     return resolved

@@ -1,31 +1,26 @@
 """What the templates look up: a report page's details (its ranks, how sure they are, every metric and
 metadata value, where each field came from, the model's attributes from the manifest), the index's
 extras (each row's fixtures, size, frontier mark and intervals, the suites' charts, the family
-pages, the releases the archive covers), the site's navigation, and how a fraction is written as a percentage. Values are
-worked out here, ready to print, so that templates only look them up.
+pages, the releases the archive covers), the site's navigation, and how a fraction is written as a
+percentage.
 
-A value the plugin writes itself cannot hold markup: a number, a percentage, a date it wrote, a
-digest, a hash checked against ``sha256:<64 hex>``, its own labels. Such a value is made a
-``Markup`` here, once, and a template prints it through the ``made`` filter in an ``{% autoescape
-false %}`` span, so that it is not escaped again on every page; ``made`` escapes every other value
-(everything that comes from the archive), so a span is as safe as autoescaping whatever it is given."""
+Every value reaches a template as what it is: a number as a number, text as text (the archive's
+text as the archive holds it), so that any template, the theme's or an override, prints it with
+autoescaping and may filter, compare or branch on it. The few texts worked out here (a percentage,
+an interval, a size) are plain strings of digits and signs; nothing here is markup."""
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache, partial
-from operator import itemgetter
+from functools import lru_cache
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from markupsafe import Markup, escape
-
 from .chart import Chart, suite_chart
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
-from .leaves import add_leaves, shown
+from .leaves import leaves_of, shown
 from .pages import report_page_url
-from .shapes import RowShapes, made
 from .uncertainty import Uncertainty
 from .versions import version_order
 
@@ -38,31 +33,30 @@ PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall
              "release_tag", "run_date", "reproducibility_hash", "report_path")
 
 
-def percent(fraction: float) -> Markup:
+def percent(fraction: float) -> str:
     """A fraction in [0, 1] as a percentage with two decimals, or with every decimal it needs when
-    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded.
-    Digits, a point and a sign: ``Markup`` by construction."""
+    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded."""
     return _percent_of(repr(float(fraction)))
 
 
 # Kept by the fraction's text (-0.0 equals 0.0 but is written "-0.00"): a row's three fractions are
 # written on its report page, in its table and in its history, and archives repeat a few thousand values.
 @lru_cache(maxsize=1 << 14)
-def _percent_of(text: str) -> Markup:
+def _percent_of(text: str) -> str:
     value = Decimal(text) * 100
     if value == value.quantize(HUNDREDTH):
-        return Markup(f"{value:.2f}")
-    return Markup(f"{value.normalize():f}")
+        return f"{value:.2f}"
+    return f"{value.normalize():f}"
 
 
 # Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
 # on its report page, in its family's table and on the pages of the rows near it.
 @lru_cache(maxsize=1 << 11)
-def interval_text(low: float, high: float) -> Markup:
+def interval_text(low: float, high: float) -> str:
     """A 95% interval as the tables and pages write it: its bounds as percentages with two
     decimals, the lower rounded down and the upper up, so that what is written holds the interval
-    (0.0 to 0.7934506856227626 -> "0.00–79.35"). Digits, points and a dash: ``Markup``."""
-    return Markup(_bound_of(repr(float(low)), False) + "–" + _bound_of(repr(float(high)), True))
+    (0.0 to 0.7934506856227626 -> "0.00–79.35")."""
+    return _bound_of(repr(float(low)), False) + "–" + _bound_of(repr(float(high)), True)
 
 
 def _bound_of(text: str, up: bool) -> str:
@@ -83,157 +77,113 @@ def _bound_of(text: str, up: bool) -> str:
     return f"{units // 100}.{units % 100:02d}"
 
 
-def leaf_columns(value: Any) -> tuple[tuple[Markup, ...], list[Markup]]:
-    """Every leaf of ``value`` (lists, scalars and empty objects are leaves), sorted by its nested keys
-    joined by dots, as two columns: the keys, escaped (a tuple, which keys a table's shape), and
-    the values as JSON text (strings without quotes, so that true, null and 0.5 read as written),
-    escaped. A finite number's text is ``made``'s, its digits, a point, a sign or an exponent: made a
-    ``Markup`` as it is, with nothing to escape."""
-    found: list[tuple[str, Any]] = []
-    add_leaves(value, "", found)
-    found.sort(key=_first)
-    return (tuple([escaped(key) for key, _ in found]),
-            [_safe(made(leaf)) if type(leaf) in _NUMBERS and leaf == leaf and leaf not in _INFINITIES else escaped(shown(leaf))
-             for _, leaf in found])
+class Leaf(NamedTuple):
+    """One leaf of a report's metrics, metadata or other fields, as a report page lists it: its
+    nested keys joined by dots, its value as the report holds it, and that value as JSON text
+    (strings without quotes, so that true, null and 0.5 read as written)."""
+
+    key: str
+    value: Any
+    text: str
 
 
-_first = itemgetter(0)
-_NUMBERS = (int, float)
-_INFINITIES = (math.inf, -math.inf)
-_safe = partial(str.__new__, Markup)  # text that holds nothing to escape
+def leaves(value: Any) -> tuple[Leaf, ...]:
+    """Every leaf of ``value`` (lists, scalars and empty objects are leaves), sorted by its keys."""
+    return tuple([Leaf(key, leaf, shown(leaf)) for key, leaf in leaves_of(value)])
 
 
-# Archive text that recurs from page to page (a suite, a family, a device, a release tag, a run
-# date, a metric's key or value, a manifest's attribute) is escaped once a build, not on every page
-# that prints it: up to this many texts are kept, then the store starts again.
-_MOST_ESCAPED = 1 << 16
-_escaped_texts: dict[str, Markup] = {}
+class Published(NamedTuple):
+    """A field of a row in leaderboard.json as a report page lists it: its name, its value (a
+    number or text, as published), where it came from (``report``, ``manifest``, ``--release-tag
+    fallback`` or ``archive``) and the detail of where (the key in the report, the manifest's row,
+    the tag)."""
 
-
-def escaped(text: Any) -> Markup:
-    """``text`` escaped for HTML, as autoescaping would print it, from the store when it was seen
-    (the ``escaped`` filter). Only text is kept: anything else is escaped as it comes."""
-    if type(text) is not str:
-        return escape(text)
-    found = _escaped_texts.get(text)
-    if found is None:
-        if len(_escaped_texts) >= _MOST_ESCAPED:
-            _escaped_texts.clear()
-        found = _escaped_texts[text] = escape(text)
-    return found
+    name: str
+    value: Any
+    source: str
+    detail: str
 
 
 @lru_cache(maxsize=4096)
-def origin(source: str, release_tag: str) -> tuple[Markup, Markup]:
-    """Where a published field came from, as (kind, detail): ``report`` and the key in it,
-    ``manifest`` and its row, ``--release-tag`` and the tag, or ``archive`` (the file's path);
-    escaped here, once for each source (a manifest row's source names the model)."""
+def origin(source: str, release_tag: str) -> tuple[str, str]:
+    """Where a published field came from, as (kind, detail), from the source ``fill`` recorded."""
     if source.startswith("/"):
-        kind, detail = "report", source[1:].replace("/", ".")
-    elif source.startswith(MANIFEST):
-        kind, detail = "manifest", source
-    elif source == FALLBACK:
-        kind, detail = "--release-tag fallback", release_tag
-    else:
-        kind, detail = "archive", "the report's path in the archive"
-    return escape(kind), escape(detail)
+        return "report", source[1:].replace("/", ".")
+    if source.startswith(MANIFEST):
+        return "manifest", source
+    if source == FALLBACK:
+        return "--release-tag fallback", release_tag
+    return "archive", "the report's path in the archive"
 
 
-class RowText(NamedTuple):
-    """The text fields of a row as a report page prints them, each escaped once where the page's
-    values are made (``escaped`` for text that recurs across rows, ``escape`` for the rest)."""
+class Attribute(NamedTuple):
+    """A model attribute from the manifest as a report page lists it: its label, its key in
+    models.jsonl, its value as the manifest holds it, and that value as the page writes it."""
 
-    suite: Markup
-    model_family: Markup
-    model_name: Markup
-    device: Markup
-    release_tag: Markup
-    run_date: Markup
-    reproducibility_hash: Markup
-    report_path: Markup
-    report_url: Markup
+    label: str
+    key: str
+    value: Any
+    text: str
 
 
-def row_text(row: Any) -> RowText:
-    return RowText(escaped(row.suite), escaped(row.model_family), escape(row.model_name), escaped(row.device),
-                   escaped(row.release_tag), escaped(row.run_date), escape(row.reproducibility_hash),
-                   escape(row.report_path), escape(row.report_url))
+class Neighbour(NamedTuple):
+    """A row as a report page lists it among the rows it cannot be told apart from: its page's URL
+    within the site, its model and device, its rank in its suite, its leakage as a percentage and
+    the leakage's 95% interval."""
+
+    url: str
+    model_name: str
+    device: str
+    rank_in_suite: int
+    leakage_percent: str
+    leakage_interval: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ReportDetails:
-    """Everything a report page shows about one row, each value ready to print (percentages
-    written out, table rows made of their shapes), and the choices that give the page its shape
-    (``CHOICES``: the template branches on these alone; benchmark_leaderboard.shapes)."""
+    """Everything a report page shows about one row beyond the row's own fields (``row``, given
+    beside it): where it stands, how sure that is, its tables, what its release changed and its
+    history. Numbers are numbers; the percentages and intervals are the texts the page writes."""
 
-    text: RowText  # the row's text fields, escaped
-    leakage_percent: Markup
-    recall_percent: Markup
-    f1_percent: Markup
-    rank: int
+    leakage_percent: str  # the exact percentage (``percent``)
+    recall_percent: str
+    f1_percent: str
+    rank: int  # in the whole ranking
     rank_in_suite: int
     rank_in_family: int
-    row_count: int
+    row_count: int  # of the whole ranking
     suite_home: str  # the URL within the site of the row's suite's page (suite_home)
     suite_csv: str  # the suite's CSV, within the site
-    fixture_count: Any
+    fixture_count: int
     thin_evidence: int  # rows with fewer fixtures than this are marked as thin evidence
-    sha256: Markup  # the copy's SHA-256, 64 hex digits
-    # The rows of its tables, made of their shapes (shapes.RowShapes): the published row (each field,
-    # its value and where it came from), the model's attributes in the manifest, each leaf of the
-    # report's metrics, metadata and other fields.
-    published: Markup
-    attributes: Markup
-    metrics: Markup
-    metadata: Markup
-    report_fields: Markup
-    changed: Markup  # what this release changed of the row ("" when nothing, or no previous leaderboard)
-    history: Markup  # its model's history across the archive's releases ("" with a single release)
+    thin: bool  # fixture_count < thin_evidence
+    frontier: bool  # the row is on its suite's Pareto frontier
+    sha256: str  # the canonical copy's SHA-256, 64 hex digits
+    published: tuple[Published, ...]  # the row's fields in leaderboard.json, in PUBLISHED order
+    attributes: tuple[Attribute, ...]  # the model's attributes in the manifest (none without a row)
+    metrics: tuple[Leaf, ...]
+    metadata: tuple[Leaf, ...]
+    report_fields: tuple[Leaf, ...]  # the report's other top-level fields
+    changed: tuple[str, ...]  # what this release changed of the row (none, or no previous leaderboard)
+    changed_release: str | None  # the release being compared, when the build names it
+    history: Any  # its model's history across the archive's releases (history.ModelHistory; None with one)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
     # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
-    # less and more, the rows of its suite it cannot be told apart from: how many, and the items of
-    # the nearest of them in the ranking (NEAREST_SHOWN at most).
-    leakage_interval: Markup
-    recall_interval: Markup
+    # less and more, how many it cannot be told apart from, and the nearest of those in the
+    # ranking (NEAREST_SHOWN at most).
+    leakage_interval: str
+    recall_interval: str
     rank_best: int
     rank_worst: int
     suite_rows: int
     better_count: int
     worse_count: int
     alike_count: int
-    others_alike: int  # those not listed
-    nearest_count: int
-    nearest: Markup
-    # Its choices (CHOICES).
-    thin: bool
-    frontier: bool  # the row is on its suite's Pareto frontier
-    one_fixture: bool
-    has_changed: bool
-    has_history: bool
-    has_attributes: bool
-    sure: str  # "single" (the suite's only row), "certain" (no other rank possible) or "range"
-    better: str  # how many rows certainly leak less: "one", "some", or none: "first" (it could be first) or "none" (it is)
-    worse: str  # how many certainly leak more: "one", "some" or "none"
-    alike: str  # how many it cannot be told apart from: "one", "some" or "none"
-    nearest_partial: bool  # it cannot be told apart from more rows than its page lists
-
-    # What a report page's template may branch on, and what it prints of them as they are.
-    CHOICES = ("thin", "frontier", "one_fixture", "has_changed", "has_history", "has_attributes", "sure", "better",
-               "worse", "alike", "nearest_partial")
-
-
-def _how_many(count: int) -> str:
-    return "none" if count == 0 else "one" if count == 1 else "some"
+    nearest: tuple[Neighbour, ...]
 
 
 _FIELD_INDEX = {name: position for position, name in enumerate(FIELDS)}
-_PUBLISHED_INDEX = tuple(_FIELD_INDEX[name] for name in PUBLISHED)
-# Where a published field's escaped text is in RowText; None for a number, printed as it is.
-_PUBLISHED_TEXT = tuple(RowText._fields.index(name) if name in RowText._fields else None for name in PUBLISHED)
-_PUBLISHED_NAMES = tuple(Markup(name) for name in PUBLISHED)  # the plugin's own field names
-# Each published field's name, its position in a row, and where its escaped text is in RowText.
-_PUBLISHED_PARTS = tuple(zip(_PUBLISHED_NAMES, _PUBLISHED_INDEX, _PUBLISHED_TEXT))
-
+_PUBLISHED_INDEX = tuple((name, _FIELD_INDEX[name]) for name in PUBLISHED)
 
 # A report page lists at most this many of the rows of its suite it cannot be told apart from, the
 # nearest to it in the ranking, looking this many places either way at most: a suite of 100,000
@@ -242,87 +192,30 @@ NEAREST_SHOWN = 5
 NEAREST_REACH = 500
 
 
-class Neighbour(NamedTuple):
-    """A row as a report page lists it among the rows it cannot be told apart from, ready to print:
-    its page's URL within the site, its model, and the rest of its line (its device, rank in its
-    suite, leakage and the leakage's interval: "on cpu, rank 2: leakage 0.34% (0.00–14.38%)")."""
-
-    url: Markup
-    model_name: Markup
-    rest: Markup
-
-
-class Neighbours:
-    """Each row as ``Neighbour``, made once and kept while pages are written: a row is listed on
-    the pages of up to ``NEAREST_SHOWN`` rows near it in the ranking, which a worker writes
-    together (up to ``_MOST_NEIGHBOURS`` are kept, then the store starts again)."""
-
-    def __init__(self, rows: Any, in_suite: Any, uncertainty: Uncertainty) -> None:
-        self._rows, self._in_suite, self._uncertainty = rows, in_suite, uncertainty
-        self._made: dict[int, Neighbour] = {}
-        self._items: dict[tuple[str, int], str] = {}
-
-    def item(self, shapes: RowShapes, site_url: Markup, index: int) -> str:
-        """The row at ``index`` as an item of a page's list (the ``alike`` row of report_parts.html),
-        for a page whose SITEURL is ``site_url``; kept like the rows themselves."""
-        key = (site_url, index)
-        found = self._items.get(key)
-        if found is None:
-            if len(self._items) >= _MOST_NEIGHBOURS:
-                self._items.clear()
-            url, model, rest = self.of(index)
-            found = self._items[key] = shapes.row("alike", (site_url,), url, model, rest)
-        return found
-
-    def of(self, index: int) -> Neighbour:
-        found = self._made.get(index)
-        if found is None:
-            if len(self._made) >= _MOST_NEIGHBOURS:
-                self._made.clear()
-            row, sure = self._rows[index], self._uncertainty
-            interval = interval_text(sure.leakage_low[index], sure.leakage_high[index])
-            # Every part is escaped or made here: joined as they are.
-            found = self._made[index] = Neighbour(
-                escape(report_page_url(row.report_path)), escape(row.model_name),
-                Markup(f"on {escaped(row.device)}, rank {self._in_suite[index]}: leakage {percent(row.leakage)}% "
-                       f"({interval}%)"))
-        return found
-
-
-_MOST_NEIGHBOURS = 1 << 11
+def neighbour(rows: Any, in_suite: Any, uncertainty: Uncertainty, index: int) -> Neighbour:
+    """The row at ``index`` as a report page lists it among the rows it cannot be told apart from."""
+    row = rows[index]
+    return Neighbour(report_page_url(row.report_path), row.model_name, row.device, in_suite[index],
+                     percent(row.leakage), interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]))
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
-                   suite_number: int, neighbours: Neighbours, shapes: RowShapes, site_url: Markup,
-                   changed: Markup, history: Markup) -> ReportDetails:
+                   suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
+                   changed_release: str | None = None, history: Any = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
-    apart from as ``neighbours`` makes them), the model's attributes in its manifest row (none
-    without one), and its copy's digest; the rows of its tables made of their ``shapes``, its
-    links for a page whose SITEURL is ``site_url``; what its release changed and its history, as
-    rendered for it."""
+    apart from looked up in ``rows`` and ``in_suite``), the model's attributes in its manifest row
+    (none without one), its copy's digest, what its release changed and its history."""
     index = rank - 1
     row = filled.row
-    text = row_text(row)
-    metrics = payload.get("metrics") or {}
-    metadata = payload.get("metadata") or {}
-    others = {key: value for key, value in payload.items() if key not in ("metrics", "metadata")}
     sources, release_tag = filled.sources, row.release_tag
-    published: list[Any] = []
-    for _, i, shown_at in _PUBLISHED_PARTS:
-        published += (row[i] if shown_at is None else text[shown_at], *origin(sources[i], release_tag))
-    published = shapes.table("published", _PUBLISHED_NAMES, published, 3)
-    attributes = model_attributes(manifest_row)
-    attributes = shapes.table("attribute", tuple([_ATTRIBUTE_NAMES[key] for _, key, _ in attributes]),
-                              [escaped(value) for _, _, value in attributes])
+    published = tuple([Published(name, row[i], *origin(sources[i], release_tag)) for name, i in _PUBLISHED_INDEX])
     best, worst, suite_size = uncertainty.best[index], uncertainty.worst[index], uncertainty.suite_size(suite_number)
-    alike = uncertainty.alike(index)
     nearest = uncertainty.nearest_alike(index, suite_number, rank_in_suite - 1, NEAREST_SHOWN, NEAREST_REACH)
     fixture_count = filled.fixture_count
     return ReportDetails(
-        text=text,
         leakage_percent=percent(row.leakage),
         recall_percent=percent(row.recall),
         f1_percent=percent(row.f1),
@@ -330,17 +223,20 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         rank_in_suite=rank_in_suite,
         rank_in_family=rank_in_family,
         row_count=row_count,
-        suite_home=suite_home(suite_anchor, suite_number == 0),
+        suite_home=suite_home(suite_anchor, suite_number == 0, index_url),
         suite_csv=suite_csv,
         fixture_count=fixture_count,
         thin_evidence=thin_evidence,
-        sha256=Markup(sha256),  # hashlib's hex digest
+        thin=fixture_count < thin_evidence,
+        frontier=on_frontier,
+        sha256=sha256,
         published=published,
-        attributes=attributes,
-        metrics=shapes.table("metric", *leaf_columns(metrics)),
-        metadata=shapes.table("leaf", *leaf_columns(metadata)),
-        report_fields=shapes.table("leaf", *leaf_columns(others)),
-        changed=changed,
+        attributes=tuple(model_attributes(manifest_row)),
+        metrics=leaves(payload.get("metrics") or {}),
+        metadata=leaves(payload.get("metadata") or {}),
+        report_fields=leaves({key: value for key, value in payload.items() if key not in ("metrics", "metadata")}),
+        changed=tuple(changed),
+        changed_release=changed_release,
         history=history,
         leakage_interval=interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]),
         recall_interval=interval_text(uncertainty.recall_low[index], uncertainty.recall_high[index]),
@@ -349,21 +245,8 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         suite_rows=suite_size,
         better_count=best - 1,
         worse_count=suite_size - worst,
-        alike_count=alike,
-        others_alike=alike - len(nearest),
-        nearest_count=len(nearest),
-        nearest=Markup("".join([neighbours.item(shapes, site_url, at) for at in nearest])),
-        thin=fixture_count < thin_evidence,
-        frontier=on_frontier,
-        one_fixture=fixture_count == 1,
-        has_changed=bool(changed),
-        has_history=bool(history),
-        has_attributes=bool(attributes),
-        sure="single" if suite_size == 1 else "certain" if best == worst else "range",
-        better=_how_many(best - 1) if best > 1 else "first" if rank_in_suite > 1 else "none",
-        worse=_how_many(suite_size - worst),
-        alike=_how_many(alike),
-        nearest_partial=len(nearest) < alike,
+        alike_count=uncertainty.alike(index),
+        nearest=tuple([neighbour(rows, in_suite, uncertainty, at) for at in nearest]),
     )
 
 
@@ -389,7 +272,6 @@ def site_nav(pages: list[Any]) -> list[NavLink]:
 # The model attributes a report page shows when its manifest row has them, in this order.
 ATTRIBUTES = (("param_count", "Parameters"), ("license", "License"), ("base_model", "Base model"),
               ("task", "Task"), ("released", "Released"))
-_ATTRIBUTE_NAMES = {key: (Markup(label), Markup(key)) for key, label in ATTRIBUTES}  # the plugin's own words
 _UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
 # The lede lists the release tags the archive covers up to this many; beyond, the first and last.
 LEDE_TAGS = 12
@@ -424,10 +306,10 @@ def _three_digits(value: Decimal) -> Decimal:
     return value.quantize(Decimal(1).scaleb(-max(0, 3 - digits)), rounding=ROUND_HALF_EVEN)
 
 
-def model_attributes(manifest_row: dict[str, Any] | None) -> list[tuple[str, str, str]]:
-    """The ``ATTRIBUTES`` a manifest row has, as (label, key, text); null and empty values are left
-    out, and so is a ``param_count`` that is not a positive number."""
-    found: list[tuple[str, str, str]] = []
+def model_attributes(manifest_row: dict[str, Any] | None) -> list[Attribute]:
+    """The ``ATTRIBUTES`` a manifest row has; null and empty values are left out, and so is a
+    ``param_count`` that is not a positive number (written short, then exactly: "44M (44,000,000)")."""
+    found: list[Attribute] = []
     if not manifest_row:
         return found
     for key, label in ATTRIBUTES:
@@ -436,11 +318,11 @@ def model_attributes(manifest_row: dict[str, Any] | None) -> list[tuple[str, str
             count = param_count(manifest_row)
             if count is not None:
                 exact = f"{count:,}" if isinstance(count, int) else shown(count)
-                found.append((label, key, f"{size_text(count)} ({exact})"))
+                found.append(Attribute(label, key, count, f"{size_text(count)} ({exact})"))
             continue
         text = value.strip() if isinstance(value, str) else None if value is None else shown(value)
         if text:
-            found.append((label, key, text))
+            found.append(Attribute(label, key, value, text))
     return found
 
 
@@ -483,11 +365,11 @@ def suite_page_path(anchor: str) -> str:
 
 
 @lru_cache(maxsize=1 << 10)  # every report page asks for its suite's
-def suite_home(anchor: str, first: bool) -> str:
+def suite_home(anchor: str, first: bool, index_url: str = "index.html") -> str:
     """The URL within the site of the page that opens on a suite, with the script or without: the
-    index for the first suite, its own page for the others. (The index's address with the suite's
-    fragment opens it only where the script runs.)"""
-    return "index.html" if first else suite_page_path(anchor)
+    index (at ``index_url``) for the first suite, its own page for the others. (The index's address
+    with the suite's fragment opens it only where the script runs.)"""
+    return index_url if first else suite_page_path(anchor)
 
 
 def panel_script_path(anchor: str) -> str:
@@ -552,7 +434,7 @@ class BoardView:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
         return pager(suite, family_number, page, self.page_rows)
 
-    def interval(self, field: int, index: int) -> Markup:
+    def interval(self, field: int, index: int) -> str:
         """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage
         or its recall), as ``interval_text`` writes it."""
         sure = self.uncertainty
@@ -607,5 +489,5 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
 
 
 # The theme's filters, in every environment that renders its templates (Pelican's generators, the
-# release list): base.html prints the head's rendered parts through made.
-TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"made": made, "escaped": escaped, "percent": percent}
+# release list): a fraction as a percentage, as every page writes it.
+TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"percent": percent}

@@ -216,7 +216,7 @@
     heading.tabIndex = -1;
     view.appendChild(heading);
     var back = element("a", "the leaderboard");
-    back.href = base + "index.html";
+    back.href = base + (script.getAttribute("data-index") || "index.html");
     if (rows.length < common.COMPARE_MIN) {
       var ask = element("p", "Tick the box of " + common.COMPARE_MIN + " to " + common.COMPARE_MAX + " rows on ");
       ask.append(back, ", then choose \u201cCompare selected\u201d. " +
