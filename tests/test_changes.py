@@ -4,6 +4,8 @@ previous leaderboard it compared with; without --previous there is no page and n
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 import subprocess
 import sys
@@ -183,18 +185,68 @@ def test_without_previous_there_is_no_changes_page_and_no_link(sites):
         f"published v1.1.0 into {root / 'after'}; changes.html compares it with before; check it with: sha256sum -c SHA256SUMS")
 
 
-@pytest.mark.parametrize("previous, line", [
-    ("missing.json", "publish: the previous leaderboard missing.json is neither a file, a folder nor a git ref "
+def previous_variants(root: Path) -> None:
+    """Beside the renders, leaderboards made from v1.0.0's (``before``) that contradict themselves or
+    come too late: a row_count of 99, a row held twice (row_count and suites agreeing with the rows),
+    and the same rows as of v1.2.0 and of V1.1.0 (the version being published, spelled otherwise)."""
+    before = json.loads((root / "before/leaderboard.json").read_text(encoding="utf-8"))
+    twice = copy.deepcopy(before)
+    twice["rows"].append(twice["rows"][0])
+    twice["suites"][0]["families"][0]["rows"].append(twice["rows"][0])
+    twice["row_count"] += 1
+    variants = {"count.json": {**before, "row_count": 99}, "twice.json": twice}
+    for tag in ("v1.2.0", "V1.1.0"):
+        text = json.dumps(before).replace('"release_tag": "v1.0.0"', f'"release_tag": "{tag}"')
+        variants[f"{tag}.json"] = json.loads(text)
+    for name, document in variants.items():
+        (root / name).write_text(json.dumps(document), encoding="utf-8")
+    (root / "broken.json").write_text("", encoding="utf-8")
+    (root / "truncated.json").write_text('{"rows": [{"suite": "golden', encoding="utf-8")
+
+
+UNUSABLE_PREVIOUS = [
+    ("missing.json", "the previous leaderboard missing.json is neither a file, a folder nor a git ref "
                      "(the working folder is not in a git repository)"),
-    ("broken.json", "publish: the previous leaderboard broken.json is not JSON: Expecting value at line 1 column 1"),
-    ("new", "publish: the previous leaderboard new is a folder without a leaderboard.json"),
-])
+    ("broken.json", "the previous leaderboard broken.json is not JSON: Expecting value at line 1 column 1"),
+    ("truncated.json", "the previous leaderboard truncated.json is not JSON: Unterminated string starting at line 1 "
+                       "column 21"),
+    ("new", "the previous leaderboard new is a folder without a leaderboard.json"),
+    ("count.json", "the previous leaderboard count.json contradicts itself: /row_count: is 99, but /rows holds 3 rows"),
+    ("twice.json", "the previous leaderboard twice.json contradicts itself: /rows/3: is a second row of the report "
+                   "golden/b.report.json (the first is /rows/0): each report is one row"),
+    ("v1.2.0.json", "the previous leaderboard v1.2.0.json holds v1.2.0, a later version than v1.1.0: a release is "
+                    "compared with an earlier one"),
+    ("V1.1.0.json", "the previous leaderboard V1.1.0.json holds V1.1.0, the same version as v1.1.0: a release is "
+                    "compared with an earlier one"),
+    ("alone", "the previous leaderboard alone holds v1.1.0, the same version as v1.1.0: a release is compared with "
+              "an earlier one"),
+]
+
+
+@pytest.mark.parametrize("previous, line", UNUSABLE_PREVIOUS)
 def test_an_unusable_previous_leaderboard_is_one_line_and_exit_2_before_any_render(sites, previous, line):
     root, _ = sites
-    (root / "broken.json").write_text("", encoding="utf-8")
+    previous_variants(root)
     result = publish(root, root / "new", root / "never", "v1.1.0", "--previous", previous)
-    assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"publish: {line}\n")
     assert not (root / "never").exists()
+
+
+@pytest.mark.parametrize("previous, line", [case for case in UNUSABLE_PREVIOUS
+                                            if case[0] in ("broken.json", "count.json", "twice.json")])
+def test_a_plain_build_given_such_a_previous_leaderboard_stops_with_one_line_and_writes_nothing(sites, tmp_path,
+                                                                                                 previous, line):
+    """The plugin's setting is checked as publish checks --previous (but for the order of releases: a
+    plain build's tag only fills the reports that carry none): ``pelican content`` stops with exit 2."""
+    root, _ = sites
+    previous_variants(root)
+    result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o",
+                             str(tmp_path / "site"), "-e", f'LEADERBOARD_REPORTS_DIR="{root / "new"}"',
+                             'LEADERBOARD_RELEASE_TAG="v1.1.0"', f'LEADERBOARD_PREVIOUS_LEADERBOARD="{root / previous}"'],
+                            cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert f"build failed: {line.replace(previous, str(root / previous), 1)}" in result.stderr.splitlines()
+    assert not (tmp_path / "site").exists()
 
 
 def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(sites):
@@ -206,13 +258,19 @@ def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(s
     assert result.stderr.splitlines()[0] == (
         "verify: comparing with the previous leaderboard it keeps, after/changes/previous-leaderboard.json")
     assert result.stderr.splitlines()[-1].startswith("verified: after is identical to the render of v1.1.0 (")
-    # Another previous leaderboard gives another changes page (and another kept copy).
-    other = run_invoke(*verify, "--output-dir", "after", "--previous", "alone", cwd=root)
-    assert other.returncode == 1
-    assert other.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
+    # Another previous leaderboard gives another changes page (and another kept copy): v1.0.0 without
+    # its last row, d, which is then no row removed.
+    other = json.loads((root / "before/leaderboard.json").read_text(encoding="utf-8"))
+    assert other["rows"][-1]["model_name"] == "OpenMed/model-d"
+    other["rows"].pop()
+    other["suites"][0]["families"][0]["rows"].pop()
+    other["row_count"] -= 1
+    (root / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    again = run_invoke(*verify, "--output-dir", "after", "--previous", "other.json", cwd=root)
+    assert again.returncode == 1
+    assert again.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
                                          "changed: changes/previous-leaderboard.json",
-                                         "changed: feeds/releases.atom.xml"] + [
-        f"changed: report/{path}" for path in sorted((A[0], B[0], C[0]))]
+                                         "changed: feeds/releases.atom.xml"]
 
 
 def pelican_content(site: Path, reports: Path, *settings: str) -> None:

@@ -397,14 +397,15 @@ def render(tmp_path_factory) -> Render:
     root = tmp_path_factory.mktemp("render")
     before, after = archive_of_sixty(root)
 
-    def publish(reports: Path, output: str, *more: str) -> str:
-        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
+    def publish(reports: Path, output: str, tag: str, *more: str) -> str:
+        result = invoke("publish", "--release-tag", tag, "--reports-dir", str(reports), "--manifest",
                         str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
         assert result.returncode == 0, result.stderr
         return result.stderr.splitlines()[-1]
 
-    publish(before, "old")
-    return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
+    # The archive's reports carry v1.0.0: the next release, v1.1.0, is compared with its render.
+    publish(before, "old", "v1.0.0")
+    return rendered_twice(root, lambda output: publish(after, output, "v1.1.0", "--previous", "old"))
 
 
 @pytest.fixture(scope="module")
@@ -478,6 +479,21 @@ def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_rea
     assert shape(build_render.said) == shape(shown)
     assert build_render.said.startswith(f"leaderboard: 61 rows, 2 suites, 1 family, {len(build_render.linked)} files "
                                         f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
+
+
+def test_the_bundled_archives_counts_are_what_its_first_build_and_rebuild_say(tmp_path):
+    """The counts the README shows are read from a real build of the bundled archive (as `make build`
+    makes it: its release tag, the Makefile's), first into a new folder, then again into it."""
+    said = []
+    for _ in range(2):
+        result = invoke("build", "--release-tag", "v3.1.0", "--output-dir", str(tmp_path / "site"))
+        assert result.returncode == 0, result.stderr
+        said.append(re.sub(r" in \d+\.\d+ s$", "", result.stderr.splitlines()[-1]))
+    text = section("What a build writes")
+    [first] = [code for code in code_in(text) if code.endswith(" files written")]
+    [rebuild] = [code for code in code_in(text) if code.startswith("leaderboard: ")]
+    assert said[0].endswith(", " + first)
+    assert said[1] == re.sub(r" in \d+\.\d+ s$", "", rebuild)
 
 
 def test_a_familys_folder_is_its_position_in_its_suite(render):
