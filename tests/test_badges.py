@@ -113,8 +113,9 @@ def test_each_suite_and_model_has_one_badge_with_the_figures_of_leaderboard_json
         ranked = f"{position} ({figures['suite_rank_best']}–{figures['suite_rank_worst']})"
         assert label == f"PHI leakage · {suite}"
         assert value == f"{percent(row['leakage'])}% · #{ranked} of {count} · {row['release_tag']}"
-        assert title == (f"{shown} on {suite}: leaks {percent(row['leakage'])}% of protected text (PHI leakage), "
-                         f"rank {ranked} of {count} in the suite, release {row['release_tag']}")
+        # Each archive value of the title isolated from the words around it (U+2068 ... U+2069).
+        assert title == (f"\u2068{shown}\u2069 on \u2068{suite}\u2069: leaks {percent(row['leakage'])}% of protected "
+                         f"text (PHI leakage), rank {ranked} of {count} in the suite, release \u2068{row['release_tag']}\u2069")
     # model-a on golden: v1.1.0's best row (cuda, 8%), not v1.0.0's better leakage; model-b: v1.1.0, not its
     # release candidate; on clinical, its own row.
     assert texts(files["badge/suite-golden/OpenMed/model-a.svg"])[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"
@@ -134,8 +135,10 @@ def test_a_badge_is_small_plain_svg_that_says_itself_in_words(site):
         # A few hundred bytes, and the words of its title.
         assert len(data) - len(root.find(f"{SVG}title").text.encode()) < 600, path
     # A control character is shown as U+FFFD; markup is text.
-    assert texts(badges_of(site)[badge.badge_path("suite-golden", "org/a\x01b")])[2].startswith("org/a\ufffdb on golden")
-    assert texts(badges_of(site)[badge.badge_path("suite-golden", HOSTILE)])[2].startswith(HOSTILE + " on golden")
+    assert texts(badges_of(site)[badge.badge_path("suite-golden", "org/a\x01b")])[2].startswith(
+        "\u2068org/a\ufffdb\u2069 on \u2068golden\u2069")
+    assert texts(badges_of(site)[badge.badge_path("suite-golden", HOSTILE)])[2].startswith(
+        f"\u2068{HOSTILE}\u2069 on \u2068golden\u2069")
 
 
 def test_badges_pass_the_nu_checker_as_svg(site, tmp_path):
@@ -200,7 +203,7 @@ def test_the_report_page_shows_its_models_badge_and_snippets_that_embed_it(site)
             f'figures come from <a href="{source}">that row\'s report page</a>. To show it on a model card, linked to '
             "that page:</p>") in section
     assert texts(data)[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"  # a-cuda's figures
-    codes = [html.unescape(code) for code in re.findall(r"<pre><code>(.*?)</code></pre>", section, re.S)]
+    codes = snippets(section)
     assert codes == [
         f"[![PHI leakage of OpenMed/model-a on golden]({RELEASE}/badge/suite-golden/OpenMed/model-a.svg)]({source})",
         f'<a href="{source}"><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" '
@@ -210,9 +213,15 @@ def test_the_report_page_shows_its_models_badge_and_snippets_that_embed_it(site)
     assert f"<code>{SITE}/badge/suite-golden/OpenMed/model-a.svg</code>, follows each new release." in section
 
 
+def snippets(page: str) -> list[str]:
+    """The snippets of a report page as a reader copies them: the text of each code block (the
+    names in it are isolated by <bdi>, which copying leaves out)."""
+    return [html.unescape(re.sub(r"</?bdi>", "", code)) for code in re.findall(r"<pre><code>(.*?)</code></pre>", page, re.S)]
+
+
 def test_a_snippet_says_a_hostile_name_as_it_is(site):
     page = (site / "report" / "golden" / "hostile.report.html").read_text(encoding="utf-8")
-    markdown, snippet = [html.unescape(code) for code in re.findall(r"<pre><code>(.*?)</code></pre>", page, re.S)]
+    markdown, snippet = snippets(page)
     assert markdown.startswith("[![PHI leakage of OpenMed/x<&>\"'\\[y\\] on golden](")
     image = etree.fromstring(snippet.encode(), etree.HTMLParser()).find(".//img")
     assert image.get("alt") == f"PHI leakage of {HOSTILE} on golden"
@@ -351,8 +360,8 @@ def test_a_dropped_models_badge_keeps_answering_at_the_root_until_a_maintainer_r
     dropped = blob(repository, DROPPED)
     assert texts(dropped) == (
         "PHI leakage · golden", "not in v1.1.0 · 3.00% · #3 (1–3) of 3 · v1.0.0",
-        "OpenMed/model-c on golden: not in release v1.1.0; in its last release, v1.0.0, it leaked 3.00% of protected "
-        "text (PHI leakage), rank 3 (1–3) of 3 in the suite")
+        "\u2068OpenMed/model-c\u2069 on \u2068golden\u2069: not in release \u2068v1.1.0\u2069; in its last release, "
+        "\u2068v1.0.0\u2069, it leaked 3.00% of protected text (PHI leakage), rank 3 (1–3) of 3 in the suite")
     # Drawn as any badge is: the same label box, its value box as wide as its text.
     assert etree.fromstring(dropped).find(f"{SVG}rect").get("width") == etree.fromstring(published).find(f"{SVG}rect").get("width")
     assert etree.fromstring(dropped).get("width") == str(badge.absent_badge(

@@ -192,6 +192,7 @@ def test_each_entry_tells_one_story_its_title_and_content_in_the_same_counts_wor
     told = {}
     for entry in feed.entries:
         release_tag, said = entry.title.split(": ", 1)
+        release_tag = release_tag.strip("\u2068\u2069")  # the tag, isolated from the counts after it
         paragraph = lxml_html.fragment_fromstring(entry.content[0].value, create_parent="div").find("p").text_content()
         told[release_tag] = (said, paragraph)
     # The first release: "the first release" and its rows, in both.

@@ -534,7 +534,7 @@ def test_the_index_links_the_pages_of_each_family_not_shown_whole_as_the_readme_
     index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
     linked = {}
     for number, (family, count) in enumerate(families, start=1):
-        block = index[index.index(f"<h3>{family}</h3>"):]
+        block = index[index.index(f"<h3><bdi>{family}</bdi></h3>"):]
         block = block[:block.index("<h3>", 4)] if "<h3>" in block[4:] else block
         shown = len(re.findall(r'href="[^"]*report/golden/[^"]*\.report\.html"', block))
         linked[family] = (shown, f'/suite/suite-golden/{number}/1.html"' in block)

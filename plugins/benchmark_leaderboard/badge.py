@@ -29,6 +29,7 @@ from markupsafe import escape
 
 from .pages import report_page_url
 from .rank import suite_anchors
+from .display import isolate
 from .versions import version_order
 from .view import percent
 
@@ -120,11 +121,14 @@ class Badge(NamedTuple):
     value_x: str
     label_length: str
     value_length: str
-    # A model card's alt text, figures aside (they follow each release), as a report page's snippets
-    # write it for copying: with Markdown's backslashes and brackets escaped; escaped for an HTML
-    # attribute (the page escapes each once more, as it escapes any text).
-    alt_markdown: str
-    alt_html: str
+    # The model's name and the suite's, as a report page's snippets write them in a model card's alt
+    # text ("PHI leakage of <model> on <suite>", figures aside: they follow each release), for
+    # copying: with Markdown's backslashes and brackets escaped; escaped for an HTML attribute (the
+    # page escapes each once more, as it escapes any text). The page isolates each (<bdi>).
+    model_markdown: str
+    suite_markdown: str
+    model_attribute: str
+    suite_attribute: str
     # Where its figures come from: the report page of the row it shows, relative to the site, which a
     # report page's snippets link (the row of another release than the page's, maybe).
     source: str = ""
@@ -168,19 +172,23 @@ def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, 
     ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
     label, label_length, label_box = _label(suite_shown)
     value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
-    title = (f"{model} on {suite_shown}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
-             f"of {suite_rows} in the suite, release {tag_shown}")
+    # The title (what a reader's tooltip and a screen reader say) isolates each archive value from the
+    # words and figures around it (display.isolate); the drawn texts are measured as they are.
+    model_words, suite_words, tag_words = isolate(model), isolate(suite_shown), isolate(tag_shown)
+    title = (f"{model_words} on {suite_words}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
+             f"of {suite_rows} in the suite, release {tag_words}")
     if absent_from is not None:
         absent_shown = xml_text(absent_from)
         value = f"not in {absent_shown}{SEPARATOR}{value}"
-        title = (f"{model} on {suite_shown}: not in release {absent_shown}; in its last release, {tag_shown}, "
-                 f"it leaked {shown}% of protected text (PHI leakage), rank {ranked} of {suite_rows} in the suite")
+        title = (f"{model_words} on {suite_words}: not in release {isolate(absent_shown)}; in its last release, "
+                 f"{tag_words}, it leaked {shown}% of protected text (PHI leakage), rank {ranked} of {suite_rows} in "
+                 "the suite")
     value_length = text_width(value)
     value_box = -(-value_length // 10) + 2 * STYLE.padding
-    alt = f"{LABEL} of {model} on {suite_shown}"
     return Badge(path, label, value, title, label_box + value_box, label_box, value_box, _tenths(label_box * 5),
                  _tenths(label_box * 10 + value_box * 5), _tenths(label_length), _tenths(value_length),
-                 _markdown_alt(alt), _attribute_text(alt), source)
+                 _markdown_alt(model), _markdown_alt(suite_shown), _attribute_text(model),
+                 _attribute_text(suite_shown), source)
 
 
 def _attribute_text(text: str) -> str:
