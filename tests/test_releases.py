@@ -239,12 +239,28 @@ def test_latest_release_names_the_highest_version_a_ref_keeps(pages, tmp_path):
     assert latest(pages.repository, "latest-release", "gh-pages").stdout == "v1.1.0\n"
     assert latest(pages.repository, "latest-release", pages.commits["v1.0.0"]).stdout == "v1.0.0\n"
     assert latest(tmp_path, "latest-release", "gh-pages", "--repo", str(pages.repository)).stdout == "v1.1.0\n"
-    # A branch not published yet, or a ref that keeps no release: nothing, and no failure.
-    for ref in ("no-such-branch", "master"):
-        result = latest(pages.repository, "latest-release", ref)
+    # The release a new one is compared with: the highest kept strictly before it.
+    assert latest(pages.repository, "latest-release", "gh-pages", "--before", "v1.1.0").stdout == "v1.0.1\n"
+    assert latest(pages.repository, "latest-release", "gh-pages", "--before", "v1.2.0").stdout == "v1.1.0\n"
+    # A ref that keeps no release, or none before the tag: nothing, and no failure.
+    for args in (("master",), ("gh-pages", "--before", "v1.0.0")):
+        result = latest(pages.repository, "latest-release", *args)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    # A branch not published yet does not exist: one line, exit 2, never an empty answer.
+    missing = latest(pages.repository, "latest-release", "nosuch")
+    assert (missing.returncode, missing.stdout, missing.stderr) == (
+        2, "", "latest-release: nosuch is no branch, tag or commit of . (a branch not published yet does not exist)\n")
     outside = latest(tmp_path, "latest-release", "gh-pages")
     assert (outside.returncode, outside.stdout, outside.stderr) == (2, "", "latest-release: . is not a git repository\n")
     usage = latest(pages.repository, "latest")
     assert (usage.returncode, usage.stderr) == (
-        2, "usage: python -m leaderboard_tools.pages_branch latest-release REF [--repo PATH]\n")
+        2, "usage: python -m leaderboard_tools.pages_branch latest-release REF [--before TAG] [--repo PATH]\n")
+    not_a_tag = latest(pages.repository, "latest-release", "gh-pages", "--before", "latest")
+    assert (not_a_tag.returncode, not_a_tag.stdout, not_a_tag.stderr) == (
+        2, "", "latest-release: --before 'latest' is not a release tag (vMAJOR.MINOR.PATCH)\n")
+    # Its help says what empty output means and what a missing branch is.
+    helped = latest(pages.repository, "--help")
+    assert helped.returncode == 0 and helped.stderr == ""
+    assert "Empty output, exit 0: REF exists and keeps no such release" in " ".join(helped.stdout.split())
+    assert "A REF that does not exist (a branch not published yet) is an error: one line, exit 2" in \
+        " ".join(helped.stdout.split())

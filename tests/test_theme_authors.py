@@ -241,7 +241,7 @@ def test_a_site_with_pelicans_index_puts_the_leaderboard_at_a_path_of_its_own(tm
     for link in sorted(links):
         assert (site / "leaderboard" / link).resolve().is_file(), link
     report = (site / "report" / "clinical-notes" / "tie-suite.report.html").read_text(encoding="utf-8")
-    assert '<a href="../../leaderboard/index.html">Back to clinical-notes</a>' in report  # the first suite's home
+    assert '<a href="../../leaderboard/index.html">Back to <bdi>clinical-notes</bdi></a>' in report  # the first suite's home
     assert '<link rel="canonical" href="https://openmed.life/docs/eval/benchmark-leaderboard/leaderboard/">' in index
 
 

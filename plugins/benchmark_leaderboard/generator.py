@@ -529,7 +529,7 @@ def _badge(job: _PageJob, index: int) -> Badge:
     sure = board.uncertainty
     return badge_of(badge_path(board.suites[suite_number].anchor, row.model_name), row.suite, row.model_name,
                     row.leakage, board.standing.in_suite[index], job.suite_rows[suite_number], row.release_tag,
-                    f"{sure.best[index]}–{sure.worst[index]}")
+                    f"{sure.best[index]}–{sure.worst[index]}", source=report_page_url(row.report_path))
 
 
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
+from .display import isolate
 from .fill import Row
 from .versions import version_order
 from .view import percent
@@ -105,7 +106,8 @@ def model_history(rows: Sequence[Row], current_path: str) -> ModelHistory:
         y = SPARK_MARGIN + inner_height * (1 - share)
         entries.append(HistoryEntry(row.release_tag, row.report_path, percent(row.leakage), percent(row.recall),
                                     percent(row.f1), row.report_path == current_path, _coordinate(x), _coordinate(y)))
-    label = ("Leakage by release, from " + f"{entries[0].leakage_percent}% in {entries[0].release_tag} to "
-             f"{entries[-1].leakage_percent}% in {entries[-1].release_tag}: "
-             + ", ".join(f"{entry.release_tag} {entry.leakage_percent}%" for entry in entries))
+    # Each release tag isolated from the figures beside it (display.isolate): the label holds no markup.
+    label = ("Leakage by release, from " + f"{entries[0].leakage_percent}% in {isolate(entries[0].release_tag)} to "
+             f"{entries[-1].leakage_percent}% in {isolate(entries[-1].release_tag)}: "
+             + ", ".join(f"{isolate(entry.release_tag)} {entry.leakage_percent}%" for entry in entries))
     return ModelHistory(tuple(entries), " ".join(f"{entry.x},{entry.y}" for entry in entries), label)
