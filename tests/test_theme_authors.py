@@ -34,7 +34,12 @@ REPORT_ADDITIONS = """{% block content %}
 <p class="t-title">{{ page.title }}</p>
 <p class="t-date">{{ page.date.year }}</p>
 {% if page.mlx_mark %}<p class="t-mlx">MLX</p>{% endif %}
+{% macro shout(text) %}{{ text|upper }}!{% endmacro %}<p class="t-macro">{{ shout(row.device) }}</p>
+{% include "t_part.html" %}
 """
+# A template of the author's own that the override includes: it sees the page's variables.
+PART = '<p class="t-include">{{ row.report_path }} {{ page.save_as }}</p>\n'
+
 HEAD_ADDITION = '<meta name="t-output" content="{{ output_file }}">\n'
 
 # A plugin as plugin authors write them: it marks a page in content_object_init from the page's
@@ -85,6 +90,7 @@ def override_folder(tmp_path: Path) -> Path:
     report = (ROOT / "theme" / "templates" / "report.html").read_text(encoding="utf-8")
     assert report.count("{% block content %}\n") == 1
     (folder / "report.html").write_text(report.replace("{% block content %}\n", REPORT_ADDITIONS), encoding="utf-8")
+    (folder / "t_part.html").write_text(PART, encoding="utf-8")
     head = (ROOT / "theme" / "templates" / "site_head.html").read_text(encoding="utf-8")
     (folder / "site_head.html").write_text(head + HEAD_ADDITION, encoding="utf-8")
     return folder
@@ -139,6 +145,8 @@ def test_an_override_in_plain_jinja_gives_every_report_page_its_own_values(rende
         assert texts(page, "t-coreml") == (["MARKED"] if row["device"] == "coreml" else [])
         assert texts(page, "t-title") == [name]
         assert texts(page, "t-date") == [row["run_date"][:4]]
+        assert texts(page, "t-macro") == [row["device"].upper() + "!"]
+        assert texts(page, "t-include") == [f"{row['report_path']} {save_as}"]
         assert re.findall(r'<meta name="t-output" content="([^"]*)">', page) == [save_as]
         many += copy["fixture_count"] > 10
         coreml += row["device"] == "coreml"
