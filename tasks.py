@@ -13,11 +13,16 @@ from contextlib import contextmanager
 
 from invoke import Exit, Task, task
 
-from benchmark_leaderboard.changes import PREVIOUS_COPY
+from benchmark_leaderboard.badge import BADGES
+from benchmark_leaderboard.changes import PREVIOUS_COPY, previous_release_problem
 from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused
 from leaderboard_tools import exits, pages_branch, preview, release, runner
-from leaderboard_tools.runner import BuildError, BuildInterrupted, build as render
+from leaderboard_tools.build_settings import build_overrides, output_refusal, pelican_settings
+from leaderboard_tools.clean import clean as clean_output
+from leaderboard_tools.faults import BuildError
+from leaderboard_tools.interrupts import BuildInterrupted
+from leaderboard_tools.runner import build as render
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -117,7 +122,7 @@ def refuse_unusable_tag(release_tag):
 def refuse_unusable_output(output_dir, reports_dir=None, manifest=None, settings=SETTINGS):
     """Exit 2 with one line unless a build may write into ``output_dir`` (what ``build`` checks first)."""
     try:
-        problem = runner.output_refusal(settings, output_dir, runner.build_overrides(reports_dir, manifest))
+        problem = output_refusal(settings, output_dir, build_overrides(reports_dir, manifest))
     except BuildError as error:
         fail(error.line(), exits.UNUSABLE)
     if problem:
@@ -208,7 +213,7 @@ def clean(c, output_dir="output"):
     too. A link as the output stays (the folder it leads to is emptied), as does a mount point. Waits for
     a build of the same output, like a build does."""
     try:
-        say(runner.clean(SETTINGS, output_dir))
+        say(clean_output(SETTINGS, output_dir))
     except BuildInterrupted as interrupt:
         fail(interrupt.line(), exits.interrupted(interrupt.signum))
     except BuildError as error:
@@ -222,7 +227,7 @@ def publish(c, release_tag=None, reports_dir=None, output_dir="output", manifest
     publishconf.py's absolute URLs under openmed.life/.../releases/<tag>; with --previous, also its changes
     page (changes.html)."""
     refuse_bad_tag(release_tag)
-    with previous_leaderboard("publish", previous) as previous_path:
+    with previous_leaderboard("publish", previous, release_tag) as previous_path:
         run_release(release_tag, reports_dir, output_dir, manifest, previous_path)
     compared = f"; changes.html compares it with {one_line(previous)}" if previous else ""
     say(f"published {release_tag} into {output_dir}{compared}; check it with: sha256sum -c {release.CHECKSUMS}")
@@ -263,13 +268,19 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
         except (release.KeptReleaseError, OSError) as error:
             raise Exit(f"verify: the root's feed cannot be made again: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-verify-") as scratch, \
-            previous_leaderboard("verify", previous) as previous_path:
+            previous_leaderboard("verify", previous, release_tag) as previous_path:
         fresh = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, fresh, manifest, previous_path)
         if kept is not None:
-            release.seal_root(fresh, kept, runner.pelican_settings(PUBLISH_SETTINGS, {}))
+            # The root keeps the badge of a model the latest release dropped, made again from the kept
+            # releases: those it holds beside the render's own.
+            settings = pelican_settings(PUBLISH_SETTINGS, {})
+            badges = release.absent_badges(kept, release_tag, _badges_in(output_dir) - _badges_in(fresh), settings)
+            release.seal_root(fresh, kept, settings, badges)
             say(f"verify: the root's feed lists the {len(kept)} release{'s' if len(kept) != 1 else ''} kept in "
-                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}")
+                f"{release.one_line(os.path.join(output_dir, release.RELEASES))}"
+                + (f"; it keeps {len(badges)} badge{'s' if len(badges) != 1 else ''} of "
+                   f"{'a model' if len(badges) == 1 else 'models'} not in {release_tag}" if badges else ""))
         expected = release.tree_digests(fresh)
     try:
         published = release.tree_digests(output_dir, ignore=ignored)
@@ -288,6 +299,12 @@ def verify(c, release_tag=None, reports_dir=None, output_dir=None, manifest=None
     say(f"verified: {output_dir} is identical to the render of {release_tag} ({len(expected)} files)")
 
 
+def _badges_in(folder):
+    """The paths of the badges a render or the pages branch's root holds, relative to it."""
+    badges = os.path.join(folder, BADGES)
+    return {BADGES + path for path in release.tree_digests(badges)} if os.path.isdir(badges) else set()
+
+
 @task_with_flags(help={**{k: v for k, v in RELEASE_HELP.items() if k != "output-dir"}, "repo": "the git repository whose branch receives the render, and where --previous's git ref is read (default: the current folder)",
             "branch": "the branch (default: gh-pages)", "push": "a remote to push the branch to afterwards"},
       name="gh-pages")
@@ -303,18 +320,20 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
     except pages_branch.PagesBranchError as error:
         raise Exit(f"gh-pages: {error}", code=exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-pages-") as scratch, \
-            previous_leaderboard("gh-pages", previous, repo) as previous_path:
+            previous_leaderboard("gh-pages", previous, release_tag, repo) as previous_path:
         render_folder = os.path.join(scratch, "render")
         run_release(release_tag, reports_dir, render_folder, manifest, previous_path)
         kept_at = release.kept_release_path(release_tag)
         message = (f"Publish the benchmark leaderboard {release_tag}\n\n"
                    f"Release render of {release_tag}, kept at {kept_at}/; SHA256SUMS lists every file, and\n"
                    f"`invoke verify --release-tag {release_tag} --output-dir <checkout>/{kept_at}` checks it against the archive.\n")
-        settings = runner.pelican_settings(PUBLISH_SETTINGS, {})
+        settings = pelican_settings(PUBLISH_SETTINGS, {})
         try:
             kept = pages_branch.commit_release(repo, render_folder, release_tag, branch, message,
                                                lambda releases: release.release_list_page(releases, settings),
-                                               lambda releases: release.root_feed(releases, settings))
+                                               lambda releases: release.root_feed(releases, settings),
+                                               lambda releases, latest, paths: release.absent_badges(
+                                                   releases, latest, paths, settings))
             if push:
                 pages_branch.push(repo, push, branch)
         except pages_branch.PagesBranchError as error:
@@ -329,11 +348,12 @@ def gh_pages(c, release_tag=None, reports_dir=None, manifest=None, repo=".", bra
 
 
 @contextmanager
-def previous_leaderboard(task_name, source, repository=None):
+def previous_leaderboard(task_name, source, release_tag, repository=None):
     """The path of a file holding the exact bytes of the leaderboard ``source`` names (what ``invoke diff``
     reads: a file, a render folder or a git ref, of ``repository`` when given, else of the working
-    folder's), checked first; None without a source. An unusable one ends the task with one line (exit
-    2) before anything is rendered."""
+    folder's), checked first as the build checks it: a schema v1 leaderboard that does not contradict
+    itself, whose newest release comes before ``release_tag``; None without a source. An unusable one
+    ends the task with one line (exit 2) before anything is rendered."""
     if source is None:
         yield None
         return
@@ -341,9 +361,12 @@ def previous_leaderboard(task_name, source, repository=None):
 
     try:
         data = leaderboard_diff.source_bytes(source, repository)
-        leaderboard_diff.parse_leaderboard(data, source)
+        document = leaderboard_diff.parse_leaderboard(data, source)
     except leaderboard_diff.UnusableInput as error:
         fail(f"{task_name}: the previous leaderboard {error}", exits.UNUSABLE)
+    problem = previous_release_problem(document, release_tag)
+    if problem:
+        fail(f"{task_name}: the previous leaderboard {one_line(source)} {problem}", exits.UNUSABLE)
     with tempfile.TemporaryDirectory(prefix="leaderboard-previous-") as scratch:
         path = os.path.join(scratch, "leaderboard.json")
         with open(path, "wb") as handle:
@@ -356,7 +379,7 @@ def run_release(release_tag, reports_dir, output_dir, manifest, previous=None):
     canonical address (and the previous leaderboard, when given, for its changes page), then the marker,
     .nojekyll and SHA256SUMS in the same swap."""
     refuse_bad_tag(release_tag)
-    site_url = runner.pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
+    site_url = pelican_settings(PUBLISH_SETTINGS, {})["SITEURL"]
     extra = {**release.release_settings(site_url, release_tag), "LEADERBOARD_PREVIOUS_LEADERBOARD": previous}
     return run_build(reports_dir, output_dir, manifest, release_tag, settings=PUBLISH_SETTINGS,
                      finish=lambda folder: release.seal_release(folder, release_tag), extra=extra)

@@ -5,7 +5,9 @@ usage: python -m benchmarks.profile [--sizes 10000,100000] [--label NAME]
 For each size, the benchmark's own synthetic archive (``benchmarks/make_archive.py``) is built
 twice by a fresh Python process that runs the same build as ``invoke build`` (the atomic runner,
 Pelican and the plugin, the default number of workers): into a new folder, then again into it (a
-rebuild). In that process, timers wrap the functions each phase is made of. A timer reads the
+rebuild). In that process, timers wrap the functions each phase is made of (``TIMED``: each found
+where it is defined and timed at every name the project's modules give it; one that is not there
+any more, or that no build called, stops the profile with its name). A timer reads the
 process's CPU clock (``time.process_time``: user and system time) when its function starts and
 ends and keeps the time spent in it less the time of the timed functions it called, so that the
 phases add up to what was timed. Each worker times the tasks it is given and its phases, and sends
@@ -27,10 +29,10 @@ of that name and keeps every other; ``invoke bench`` keeps these sections when i
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
-import re
 import resource
 import shutil
 import subprocess
@@ -40,9 +42,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .run import RELEASE_TAG, RESULTS, ROOT, WORK, BenchError, compile_project, file_system, make_archive, parse_sizes, warm
+from .prepare import RELEASE_TAG, ROOT, WORK, BenchError, compile_project, file_system, make_archive, parse_sizes, warm
+from .results import RESULTS, SECTION, write_section
 
-SECTION = "## CPU per report by phase: "
 DEFAULT_SIZES = (10_000, 100_000)
 ESCAPE_SAMPLE = 8  # every this many report pages is rendered again without escaping
 
@@ -52,6 +54,12 @@ _phases: dict[str, float] = defaultdict(float)
 _stack: list[list[float]] = []  # [started, seconds of the timed calls made meanwhile]
 _records: list[dict[str, Any]] = []  # each task's record, gathered in the build's process
 _escape: dict[str, float] = defaultdict(float)  # the sampled renders with and without escaping
+_called: set[str] = set()  # the functions of ``TIMED`` called so far, each by where it is defined
+
+
+class ProfileError(BenchError):
+    """What the profile times is not where it looks any more (a function moved or renamed, a task of
+    a new kind): its figures would silently go to no phase."""
 
 
 def _enter() -> list[float]:
@@ -69,14 +77,16 @@ def _leave(frame: list[float], name: str) -> float:
     return elapsed
 
 
-def timed(name: str, function: Callable) -> Callable:
-    """``function``, its time (less that of the timed calls it makes) added to the phase ``name``."""
+def timed(name: str, function: Callable, where: str = "") -> Callable:
+    """``function``, its time (less that of the timed calls it makes) added to the phase ``name``;
+    ``where`` (its place in ``TIMED``) noted as called."""
     def wrapper(*args, **kwargs):
         frame = _enter()
         try:
             return function(*args, **kwargs)
         finally:
             _leave(frame, name)
+            _called.add(where)
     wrapper.__wrapped__ = function
     return wrapper
 
@@ -98,23 +108,29 @@ def timed_pieces(name: str, pieces: Iterable[Any]) -> Iterator[Any]:
         yield piece
 
 
-def timed_generator(name: str, function: Callable) -> Callable:
+def timed_generator(name: str, function: Callable, where: str = "") -> Callable:
     """``function`` returning an iterator, the time of each step added to the phase ``name``."""
     def wrapper(*args, **kwargs):
-        return timed_pieces(name, timed(name, function)(*args, **kwargs))
+        return timed_pieces(name, timed(name, function, where)(*args, **kwargs))
+    wrapper.__wrapped__ = function
     return wrapper
 
 
 # --- in the workers ------------------------------------------------------------------------------
 
 def _kind(map_name: str, task: Any) -> str:
+    """The kind of a task of a map, as the table's rows name it. A task of a kind this does not know
+    stops the profile: its figures would go to no row."""
     if map_name == "read":
         return "read"
     if isinstance(task, str):
         return task  # "whole", "index"
-    if isinstance(task, tuple):
-        return task[0]  # "pages", "compare"
-    return "reports"
+    if isinstance(task, tuple) and task and isinstance(task[0], str):
+        return task[0]  # "pages", "compare", "suite"
+    if isinstance(task, range):
+        return "reports"
+    raise ProfileError(f"the profile does not know the write task {task!r} ({type(task).__name__}): "
+                       "say its kind in benchmarks/profile.py (_kind)")
 
 
 def _task(shared: tuple[str, Callable, Any], task: Any) -> tuple[Any, dict[str, Any]]:
@@ -124,6 +140,7 @@ def _task(shared: tuple[str, Callable, Any], task: Any) -> tuple[Any, dict[str, 
     kind = _kind(map_name, task)
     outer, _phases = _phases, defaultdict(float)
     escape_before = dict(_escape)
+    called_before = set(_called)
     frame = _enter()
     try:
         result = function(real_shared, task)
@@ -132,21 +149,43 @@ def _task(shared: tuple[str, Callable, Any], task: Any) -> tuple[Any, dict[str, 
         phases, _phases = _phases, outer
     untimed = phases.pop("untimed", 0.0)
     record = {"pid": os.getpid(), "map": map_name, "kind": kind, "seconds": seconds - untimed, "untimed": untimed,
-              "phases": dict(phases), "escape": {key: _escape[key] - escape_before.get(key, 0.0) for key in _escape}}
+              "phases": dict(phases), "escape": {key: _escape[key] - escape_before.get(key, 0.0) for key in _escape},
+              "called": sorted(_called - called_before)}
     return result, record
 
 
-def _timed_run(original: Callable) -> Callable:
-    def run(function, tasks, shared, workers):
-        map_name = "read" if function.__name__ == "_check" else "write"
+def _timed_map(phase: str, run: Callable, where: str) -> Callable:
+    """The workers' ``run``: each task timed (``_task``), and the map itself in the build's process.
+    The map of the pipeline's check of the reports is the read map; any other, the write map."""
+    read = find(READ_TASK)
+
+    def timed_run(function, tasks, shared, workers):
+        map_name = "read" if function is read else "write"
         frame = _enter()
         try:
-            out = original(_task, tasks, (map_name, function, shared), workers)
+            out = run(_task, tasks, (map_name, function, shared), workers)
         finally:
             _leave(frame, f"build: {map_name} map (fork, results)")
+            _called.add(where)
         _records.extend(record for _, record in out)
         return [result for result, _ in out]
-    return run
+    return timed_run
+
+
+def _timed_write(phase: str, write: Callable, where: str) -> Callable:
+    """The writer's ``_write``, and the encoding of the pieces it writes apart (``encode pieces``)."""
+    return timed(phase, lambda folder, name, pieces, *more: write(folder, name, timed_pieces("encode pieces", pieces),
+                                                                   *more), where)
+
+
+def _timed_templates(phase: str, get_template: Callable, where: str) -> Callable:
+    """The generator's ``get_template``: each template it gives timed as ``render: <its name>``."""
+    def profiled_template(self, name):
+        _called.add(where)
+        template = get_template(self, name)
+        base = self.env.get_template("base.html").root_render_func.__globals__ if name == "report" else None
+        return _timed_template(template, name, base)
+    return profiled_template
 
 
 def _timed_template(template: Any, name: str, base_globals: dict[str, Any] | None) -> Any:
@@ -194,61 +233,98 @@ def _sample_escaping(render: Callable, context: Any, elapsed: float, base_global
     _escape["without"] += without
 
 
-def install() -> None:
-    """Wrap the functions of every phase in timers (in this process; the workers it forks inherit them)."""
-    from benchmark_leaderboard import archive, generator, pipeline, shapes, validate, workers, writer
-    from leaderboard_tools import runner
+# --- what is timed --------------------------------------------------------------------------------
 
-    workers.run = _timed_run(workers.run)
-    runner.build = timed("build: runner (staging, file count, exchange, removal)", runner.build)
-    runner.render_into = timed("build: Pelican (settings, other generators, theme)", runner.render_into)
-    gen = generator.LeaderboardGenerator
-    gen.generate_context = timed("build: generate_context, rest", gen.generate_context)
-    gen.generate_output = timed("build: generate_output, rest (schemas, marker, stale files)", gen.generate_output)
-    generator.read_leaderboard = timed("build: rank, group, document check", generator.read_leaderboard)
-    generator.board_view = timed("build: board view, charts", generator.board_view)
-    generator.archive_history = timed("build: history", generator.archive_history)
-    generator.build_changes = timed("build: changes", generator.build_changes)
-    writer.SiteWriter.announce = timed("build: announce (content_written)", writer.SiteWriter.announce)
+# Every function a phase is made of: (the phase, where the function is defined, how it is timed).
+# ``install`` finds each where it is defined and times it at every name it has, so that a function
+# imported into another module is timed where that module calls it too. One that is not where this
+# says any more (``find``), or that no build called (``not_called``), stops the profile, named.
+TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
+    ("build: read map, write map (fork, results)", "benchmark_leaderboard.workers:run", _timed_map),
+    ("build: runner (staging, file count, exchange, removal)", "leaderboard_tools.runner:build", timed),
+    ("build: Pelican (settings, other generators, theme)", "leaderboard_tools.pelican_run:render_into", timed),
+    ("build: generate_context, rest", "benchmark_leaderboard.generator:LeaderboardGenerator.generate_context", timed),
+    ("build: generate_output, rest (schemas, marker, stale files)",
+     "benchmark_leaderboard.generator:LeaderboardGenerator.generate_output", timed),
+    ("render: each template", "benchmark_leaderboard.generator:LeaderboardGenerator.get_template", _timed_templates),
+    ("build: rank, group, document check", "benchmark_leaderboard.pipeline:read_leaderboard", timed),
+    ("build: board view, charts", "benchmark_leaderboard.view:board_view", timed),
+    ("build: history", "benchmark_leaderboard.history:archive_history", timed),
+    ("build: changes", "benchmark_leaderboard.changes:build_changes", timed),
+    ("build: announce (content_written)", "benchmark_leaderboard.writer:SiteWriter.announce", timed),
     # The read phase, in the workers.
-    archive.read_bytes = timed("read: file read (kernel)", archive.read_bytes)
-    archive.parse = timed("read: JSON parse", archive.parse)
-    validate.problems_of = timed("read: schema check", validate.problems_of)
-    validate.rows_valid = timed("read: rows' schema check", validate.rows_valid)
-    pipeline.report_copy = timed("read: canonical encode", pipeline.report_copy)
-    pipeline.fill_row = timed("read: fill", pipeline.fill_row)
+    ("read: file read (kernel)", "benchmark_leaderboard.archive:read_bytes", timed),
+    ("read: JSON parse", "benchmark_leaderboard.archive:parse", timed),
+    ("read: schema check", "benchmark_leaderboard.validate:problems_of", timed),
+    ("read: rows' schema check", "benchmark_leaderboard.validate:rows_valid", timed),
+    ("read: canonical encode", "benchmark_leaderboard.canonical:report_copy", timed),
+    ("read: fill", "benchmark_leaderboard.fill:fill_row", timed),
     # Writing, in the workers.
-    generator.report_of = timed("copy parsed again", generator.report_of)
-    generator.report_details = timed("page details (leaves, percentages)", generator.report_details)
-    generator._chrome = timed("folder chrome", generator._chrome)
-    generator.leaderboard_json = timed_generator("leaderboard.json", generator.leaderboard_json)
-    generator.data_script = timed("data file", generator.data_script)
-    generator.csv_lines = timed("CSVs", generator.csv_lines)
-    generator.csv_pieces = timed_generator("CSVs", generator.csv_pieces)
-    generator.metric_leaves = timed("compare: metric leaves", generator.metric_leaves)
-    generator.metrics_script = timed("compare: script", generator.metrics_script)
-    generator.badge_rows = timed("build: badge rows", generator.badge_rows)
-    generator._badge = timed("badge: layout (texts, widths, escaping)", generator._badge)
-    generator._badge_svg = timed("badge: SVG template", generator._badge_svg)
-    # A page filled in from its shape: a report page's (a badge's is the badge's SVG, timed above).
-    fill = shapes.PageShapes.page
-    report_fill = timed("page filled in from its shape", fill)
-    shapes.PageShapes.page = lambda self, *args: (report_fill if self._name == "report page" else fill)(self, *args)
-    writer.SiteWriter.write = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write)
-    writer.SiteWriter.write_pieces = timed("writer: paths, links, folders (Python and kernel)", writer.SiteWriter.write_pieces)
-    writer._holds = timed("writer: compare with the previous render (kernel)", writer._holds)
-    write = writer._write
-    writer._write = timed("writer: open, write, close (kernel)",
-                          lambda folder, name, pieces, *more: write(folder, name, timed_pieces("encode pieces", pieces),
-                                                                    *more))
-    get_template = gen.get_template
+    ("copy parsed again", "benchmark_leaderboard.pipeline:report_of", timed),
+    ("page details (leaves, percentages)", "benchmark_leaderboard.view:report_details", timed),
+    ("leaderboard.json", "benchmark_leaderboard.publish:leaderboard_json", timed_generator),
+    ("data file", "benchmark_leaderboard.publish:data_script", timed),
+    ("CSVs", "benchmark_leaderboard.downloads:csv_lines", timed),
+    ("CSVs", "benchmark_leaderboard.downloads:csv_pieces", timed_generator),
+    ("compare: metric leaves", "benchmark_leaderboard.leaves:metric_leaves", timed),
+    ("compare: script", "benchmark_leaderboard.publish:metrics_script", timed),
+    ("build: badge rows", "benchmark_leaderboard.badge:badge_rows", timed),
+    ("badge: layout (texts, widths, escaping)", "benchmark_leaderboard.generator:_badge", timed),
+    ("badge: SVG template", "benchmark_leaderboard.generator:_badge_svg", timed),
+    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.writer:SiteWriter.write", timed),
+    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.writer:SiteWriter.write_pieces", timed),
+    ("writer: compare with the previous render (kernel)", "benchmark_leaderboard.writer:_holds", timed),
+    ("writer: open, write, close (kernel)", "benchmark_leaderboard.writer:_write", _timed_write),
+)
+# The function the read map runs on each chunk of reports (what tells the read map from the write map).
+READ_TASK = "benchmark_leaderboard.pipeline:_check"
+# Called only where the output holds an earlier render.
+REBUILD_ONLY = frozenset({"benchmark_leaderboard.writer:_holds"})
+# The packages whose modules' names of a timed function are replaced by its timer.
+PACKAGES = ("benchmark_leaderboard", "leaderboard_tools")
 
-    def profiled_template(self, name):
-        template = get_template(self, name)
-        base = self.env.get_template("base.html").root_render_func.__globals__ if name == "report" else None
-        return _timed_template(template, name, base)
 
-    gen.get_template = profiled_template
+def find(where: str) -> Any:
+    """The function ``where`` names (``module:name``, or ``module:Class.name`` for a method); one that
+    is not there any more is a ``ProfileError`` naming it."""
+    module_name, _, path = where.partition(":")
+    try:
+        found: Any = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        found = None
+    for part in path.split("."):
+        found = getattr(found, part, None)
+    if not callable(found):
+        raise ProfileError(f"the profile times {where}, which is not there any more (moved or renamed?): "
+                           "name where it is now in benchmarks/profile.py (TIMED)")
+    return found
+
+
+def install() -> None:
+    """Time every phase, in this process (the workers it forks inherit the timers): each function of
+    ``TIMED``, found where it is defined, is replaced by its timer at every name it has in the
+    project's modules; a method, in its class."""
+    functions = [find(where) for _, where, _ in TIMED]
+    modules = [module for name, module in list(sys.modules.items()) if name.split(".")[0] in PACKAGES]
+    for (phase, where, how), function in zip(TIMED, functions):
+        wrapper = how(phase, function, where)
+        module_name, _, path = where.partition(":")
+        owner, _, name = path.rpartition(".")
+        if owner:
+            setattr(find(f"{module_name}:{owner}"), name, wrapper)
+            continue
+        for module in modules:
+            for key, value in list(vars(module).items()):
+                if value is function:
+                    setattr(module, key, wrapper)
+
+
+def not_called(results: dict[tuple[int, str], dict[str, Any]]) -> list[str]:
+    """The functions of ``TIMED`` that none of these builds called (those of ``REBUILD_ONLY`` only
+    missed when one of them was a rebuild): a phase that is no longer where the profile looks."""
+    called = {where for result in results.values() for where in result["called"]}
+    rebuilt = any(situation == "rebuild" for _, situation in results)
+    return [where for _, where, _ in TIMED if where not in called and (rebuilt or where not in REBUILD_ONLY)]
 
 
 # --- one build, in a process of its own -----------------------------------------------------------
@@ -257,13 +333,18 @@ def one_build(archive: Path, output: Path) -> dict[str, Any]:
     """Build ``archive`` into ``output`` as ``invoke build`` does, timed; returns the figures."""
     install()
     from leaderboard_tools import runner
+    from leaderboard_tools.faults import BuildError
 
     started = resource.getrusage(resource.RUSAGE_SELF)
     startup = started.ru_utime + started.ru_stime
 
     settings = str(ROOT / "pelicanconf.py")
-    summary = runner.build(settings, str(output), reports_dir=str(archive / "reports"),
-                           manifest=str(archive / "models.jsonl"), release_tag=RELEASE_TAG, progress=lambda line: None)
+    try:
+        summary = runner.build(settings, str(output), reports_dir=str(archive / "reports"),
+                               manifest=str(archive / "models.jsonl"), release_tag=RELEASE_TAG,
+                               progress=lambda line: None)
+    except BuildError as error:
+        raise BenchError(error.line()) from None
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     phases = dict(_phases)
@@ -276,9 +357,10 @@ def one_build(archive: Path, output: Path) -> dict[str, Any]:
     for record in _records:
         for key, value in record["escape"].items():
             escape[key] += value
+    called = sorted((_called | {where for record in _records for where in record["called"]}) - {""})
     return {"rows": summary.rows, "files": summary.files, "own": own.ru_utime + own.ru_stime - untimed["own"],
             "children": children.ru_utime + children.ru_stime - untimed["children"], "phases": phases,
-            "records": _records, "escape": escape, "pid": os.getpid()}
+            "records": _records, "escape": escape, "pid": os.getpid(), "called": called}
 
 
 def measured_build(archive: Path, output: Path) -> dict[str, Any]:
@@ -308,11 +390,8 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("read: the rest of the loop", ("read|read: rest",)),
     ("report: canonical copy parsed again", ("reports|copy parsed again",)),
     ("report: page details (leaves, percentages, table rows)", ("reports|page details (leaves, percentages)",)),
-    ("report: page filled in from its shape", ("reports|page filled in from its shape",)),
-    ("report: template render (once a shape, and its check), escaping excluded", ("reports|render: report",)),
+    ("report: template render (its head, header and footer included), escaping excluded", ("reports|render: report",)),
     ("report: escaping (sampled, see above)", ()),
-    ("report: folder chrome (once a folder)", ("reports|folder chrome", "reports|render: site_head",
-                                               "reports|render: site_header", "reports|render: site_footer")),
     ("report: writer (paths, links, folders)", ("reports|writer: paths, links, folders (Python and kernel)",)),
     ("report: files' kernel work (open, write, close)", ("reports|writer: open, write, close (kernel)",)),
     ("report: compare with the previous render", ("reports|writer: compare with the previous render (kernel)",)),
@@ -384,9 +463,9 @@ def rows_of(result: dict[str, Any]) -> dict[str, float]:
     escape = result["escape"]
     if escape.get("sampled"):
         share = max(0.0, escape["with"] - escape["without"]) / escape["with"] if escape["with"] else 0.0
-        rendered = rows["report: template render (once a shape, and its check), escaping excluded"]
+        rendered = rows["report: template render (its head, header and footer included), escaping excluded"]
         rows["report: escaping (sampled, see above)"] = rendered * share
-        rows["report: template render (once a shape, and its check), escaping excluded"] = rendered * (1 - share)
+        rows["report: template render (its head, header and footer included), escaping excluded"] = rendered * (1 - share)
     rows["other"] = sum(seconds for name, seconds in found.items() if name not in used)
     return rows
 
@@ -442,23 +521,10 @@ def section(label: str, results: dict[tuple[int, str], dict[str, Any]], command:
     return "\n".join(lines) + "\n"
 
 
-def sections(text: str) -> list[str]:
-    """The profile's sections of a results file's text, in order."""
-    parts = re.split(r"(?m)^(?=## )", text)
-    return [part.rstrip("\n") + "\n" for part in parts if part.startswith(SECTION)]
-
-
-def replace_section(text: str, new: str) -> str:
-    """``text`` with ``new`` in place of the section of the same heading, or added at its end."""
-    heading = new.split("\n", 1)[0]
-    parts = re.split(r"(?m)^(?=## )", text)
-    kept = [part for part in parts if part.split("\n", 1)[0] != heading]
-    body = "".join(kept).rstrip("\n")
-    return (body + "\n\n" if body else "") + new
-
-
 def main(sizes: Sequence[int], label: str, command: str, results_file: Path | None = RESULTS,
          work: Path = WORK, say: Callable[[str], None] = print) -> str:
+    for _, where, _ in TIMED:
+        find(where)  # before any work: what is timed is where the profile looks for it
     work.mkdir(parents=True, exist_ok=True)
     compile_project()  # as the benchmark does: every build starts from the project's bytecode
     results: dict[tuple[int, str], dict[str, Any]] = {}
@@ -478,12 +544,15 @@ def main(sizes: Sequence[int], label: str, command: str, results_file: Path | No
     finally:
         for output in outputs:
             shutil.rmtree(output, ignore_errors=True)
+    missed = not_called(results)
+    if missed:
+        raise ProfileError(f"no profiled build called {', '.join(missed)}: the build no longer runs that phase "
+                           "there; name where it runs now in benchmarks/profile.py (TIMED)")
     text = section(label, results, command)
     say("")
     say(text)
     if results_file is not None:
-        previous = results_file.read_text(encoding="utf-8") if results_file.exists() else ""
-        results_file.write_text(replace_section(previous, text), encoding="utf-8")
+        write_section(results_file, text)
     return text
 
 
@@ -496,11 +565,10 @@ def cli(argv: Sequence[str] | None = None) -> int:
                         "benchmarks/.work, on the disk)")
     parser.add_argument("--one", nargs=2, metavar=("ARCHIVE", "OUTPUT"), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
-    if options.one:
-        result = one_build(Path(options.one[0]), Path(options.one[1]))
-        sys.stdout.write(json.dumps(result))
-        return 0
     try:
+        if options.one:
+            sys.stdout.write(json.dumps(one_build(Path(options.one[0]), Path(options.one[1]))))
+            return 0
         sizes = DEFAULT_SIZES if options.sizes is None else parse_sizes(options.sizes)
         flags = (f" --sizes {options.sizes}" if options.sizes else "") + (
             f" --label {options.label}" if options.label != "current" else "") + (

@@ -13,11 +13,8 @@ largest archive (``benchmarks/browser.py``). The figures are printed and written
 from __future__ import annotations
 
 import argparse
-import compileall
-import hashlib
 import os
 import platform
-import re
 import shutil
 import statistics
 import sys
@@ -29,13 +26,9 @@ from typing import Callable, Mapping, Sequence
 from benchmark_leaderboard.problems import one_line
 
 from . import measure
-from .make_archive import make_archive as write_archive
-
-ROOT = Path(__file__).resolve().parent.parent
-WORK = ROOT / "benchmarks" / ".work"
-RESULTS = ROOT / "benchmarks" / "results.md"
-MAKER = Path(__file__).resolve().parent / "make_archive.py"
-RELEASE_TAG = "v0.0.0-bench"
+from .prepare import (RELEASE_TAG, REMOVED_AT, ROOT, WORK, BenchError, compile_project, file_system, make_archive, note_removal,
+                      parse_sizes, warm)
+from .results import RESULTS, TITLE, write_figures
 
 DEFAULT_SIZES = (10_000, 100_000)
 DEFAULT_RUNS = 3
@@ -56,13 +49,6 @@ MAX_SORT_MS = 200.0
 MAX_HTML_BYTES = 10 * 1000 * 1000
 
 MET, NOT_MET, NOT_MEASURED = "met", "not met", "not measured"
-# The heading of the benchmark's figures, followed by the file system its runs wrote to: results.md
-# keeps the figures of each file system (a disk, tmpfs) side by side.
-TITLE = "# Benchmark results"
-
-
-class BenchError(Exception):
-    """The benchmark cannot go on (a render failed, a size is not a number); the message is one line."""
 
 
 # --- what is run ---------------------------------------------------------------------------------
@@ -96,62 +82,7 @@ def abba(contestants: Sequence[str], rounds: int) -> list[str]:
     return order
 
 
-# --- the archives and the disk -------------------------------------------------------------------
-
-def archive_mark(reports: int) -> str:
-    """What an archive made by the current maker holds in its ``.complete`` file: the maker's source
-    and its arguments decide every byte it writes."""
-    digest = hashlib.sha256(MAKER.read_bytes()).hexdigest()
-    return f"benchmarks/make_archive.py sha256:{digest} n={reports} (the maker's defaults otherwise)\n"
-
-
-def make_archive(reports: int, work: Path, say: Callable[[str], None]) -> Path:
-    """The synthetic archive of ``reports`` reports below ``work``, made unless an archive that the
-    current maker made with the same arguments is there already."""
-    folder = work / f"archive-{reports}"
-    done, mark = folder / ".complete", archive_mark(reports)
-    try:
-        if done.read_text(encoding="utf-8") == mark:
-            return folder
-    except (OSError, UnicodeDecodeError):
-        pass
-    if os.path.lexists(folder):
-        say(f"making the archive of {reports:,} reports again: the maker or its arguments changed")
-        shutil.rmtree(folder)
-        note_removal(work)
-    else:
-        say(f"making the archive of {reports:,} reports")
-    write_archive(folder, reports)
-    done.write_text(mark, encoding="utf-8")
-    return folder
-
-
-# The project's own Python files, run from the checkout (the packages it uses, and the reference,
-# were compiled to bytecode by pip when it installed them).
-PROJECT_SOURCES = ("plugins", "leaderboard_tools", "tasks.py", "pelicanconf.py", "publishconf.py")
-
-
-def compile_project(root: Path = ROOT) -> None:
-    """Compile the project's own Python files to bytecode once, before the runs, as pip compiled the
-    reference's when it installed it: every run then starts as a user's second build does, from the
-    cached bytecode, even where the environment keeps Python from writing it
-    (PYTHONDONTWRITEBYTECODE) and each run would otherwise compile every module again."""
-    for name in PROJECT_SOURCES:
-        path = root / name
-        if path.is_dir():
-            compileall.compile_dir(path, quiet=2)
-        elif path.is_file():
-            compileall.compile_file(path, quiet=2)
-
-
-def warm(archive: Path) -> None:
-    """Read every file of the archive once, untimed, so that it is in the page cache for the first
-    run as for the others."""
-    for folder, _, names in os.walk(archive):
-        for name in names:
-            with open(os.path.join(folder, name), "rb") as handle:
-                handle.read()
-
+# --- the outputs and the disk --------------------------------------------------------------------
 
 # Why no run removes what an earlier run wrote: on ext4 without a journal (this machine's disk), a
 # file created within a minute of another file's removal skips the freed inode, and within six if
@@ -164,25 +95,6 @@ def warm(archive: Path) -> None:
 # after that removal waits for the rest of them. Files removed by anything else (a test run) slow
 # the benchmark down the same way, and it cannot know of them.
 SETTLE_SECONDS = 365.0
-REMOVED_AT = "removed-at"
-
-
-def file_system(folder: Path) -> str:
-    """The type of the file system ``folder`` is on (``ext4``, ``tmpfs``...), from the mount table;
-    "unknown" where there is none to read."""
-    try:
-        mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return "unknown"
-    target, best = os.path.realpath(folder), ("", "unknown")
-    for line in mounts:
-        fields = line.split()
-        if len(fields) < 3:
-            continue
-        point = fields[1].replace("\\040", " ")
-        if (target == point or target.startswith(point.rstrip("/") + "/")) and len(point) >= len(best[0]):
-            best = (point, fields[2])
-    return best[1]
 
 
 def site(work: Path, name: str, reports: int, label: str) -> Path:
@@ -193,12 +105,6 @@ def site(work: Path, name: str, reports: int, label: str) -> Path:
 def outputs_of(work: Path) -> list[Path]:
     """Every folder the runs wrote, and what a killed build left beside them."""
     return sorted(set(work.glob("site-*")) | set(work.glob(".site-*")))
-
-
-def note_removal(work: Path) -> None:
-    if hasattr(os, "sync"):
-        os.sync()
-    (work / REMOVED_AT).write_text(f"{time.time()}\n", encoding="utf-8")
 
 
 def remove_outputs(work: Path) -> None:
@@ -324,17 +230,6 @@ def bench_rebuild(reports: int, archive: Path, runs: int, work: Path, run: Runne
     return point
 
 
-def parse_sizes(text: str) -> list[int]:
-    """``--sizes``: comma-separated whole numbers of at least 1."""
-    try:
-        sizes = [int(part) for part in text.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) < 1:
-        raise BenchError(f"--sizes must be comma-separated whole numbers of at least 1, not {one_line(text)!r}")
-    return sizes
-
-
 def parse_runs(text: str | int) -> int:
     """``--runs``: a whole number of at least 1."""
     try:
@@ -419,27 +314,8 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
     say("")
     say(text)
     if results_file is not None:
-        # The figures written to other file systems are kept beside these, and the profile's sections
-        # (`invoke bench --profile`) after them all.
-        from .profile import sections
-        previous = results_file.read_text(encoding="utf-8") if results_file.exists() else ""
-        blocks = sorted([text, *other_file_systems(previous, text.split("\n", 1)[0])])
-        results_file.write_text("\n".join([*blocks, *sections(previous)]), encoding="utf-8")
+        write_figures(results_file, text)
     return text
-
-
-def other_file_systems(text: str, heading: str) -> list[str]:
-    """The benchmark's figures in a results file's ``text`` whose heading is not ``heading``: those
-    written to another file system, each without the profile's sections that follow it (figures
-    whose heading names no file system are older than this distinction, and are not kept)."""
-    from .profile import SECTION
-
-    kept = []
-    for block in re.split(r"(?m)^(?=" + re.escape(TITLE) + ")", text):
-        first = block.split("\n", 1)[0]
-        if first.startswith(TITLE + ", written to ") and first != heading:
-            kept.append(re.split(r"(?m)^(?=" + re.escape(SECTION) + ")", block)[0].rstrip("\n") + "\n")
-    return kept
 
 
 # --- the report ----------------------------------------------------------------------------------

@@ -1,28 +1,29 @@
 """Commit to a branch (gh-pages) with plain git, without touching the repository's checked-out files,
 index or current branch: a folder as the branch's whole tree (``commit_folder``), or a release kept
 for good beside the others (``commit_release``: ``releases/<tag>/``, the latest at the root, the
-list of releases, and at the root the feed of every release). ``python -m leaderboard_tools.pages_branch latest-release REF`` prints the latest
-release a pages branch keeps (the workflow compares a new release with it)."""
+list of releases, and at the root the feed of every release). ``python -m leaderboard_tools.pages_branch
+latest-release REF [--before TAG]`` prints the latest release a pages branch keeps, or the latest
+before TAG (the workflow compares a new release with it); ``--help`` says what empty output means."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
+from benchmark_leaderboard.badge import BADGES
 from benchmark_leaderboard.changes import PREVIOUS_COPY
 from benchmark_leaderboard.feed import FEED_PATH
-from benchmark_leaderboard.versions import RELEASE_TAG, version_order
+from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
 
 from . import exits
-from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, KeptRelease, KeptReleaseError,
-                      ReleaseSummary, kept_release, kept_release_path, latest_release, one_line, release_summary,
-                      replace_checksum)
+from .release import (CHECKSUMS, MARKER, NO_JEKYLL, RELEASE_LIST, RELEASES, UNCERTAINTY, KeptRelease,
+                      KeptReleaseError, ReleaseSummary, kept_release, kept_release_path, latest_release, one_line,
+                      release_summary, root_sums)
 
 # Bytes in the commit exactly as in the folder, whatever the user's git configuration says.
 _GIT = ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fileMode=true"]
@@ -96,12 +97,17 @@ class Kept:
 
 def commit_release(repository: str, folder: str, release_tag: str, branch: str, message: str,
                    list_page: Callable[[list[ReleaseSummary]], bytes],
-                   root_feed: Callable[[list[KeptRelease]], bytes] | None = None) -> Kept:
+                   root_feed: Callable[[list[KeptRelease]], bytes] | None = None,
+                   absent_badges: Callable[[list[KeptRelease], str, set[str]], dict[str, bytes]] | None = None) -> Kept:
     """Keep the release render in ``folder`` at ``releases/<release_tag>/`` on ``branch``, beside
     the releases the tip keeps, in a new commit whose root is the latest release (the highest
     version) and whose ``releases/index.html`` is ``list_page`` of every kept release. Given
     ``root_feed``, the root's ``feeds/releases.atom.xml`` is ``root_feed`` of every kept release,
-    in place of the latest's own, and the root's ``SHA256SUMS`` covers it.
+    in place of the latest's own, and the root's ``SHA256SUMS`` covers it. Given
+    ``absent_badges``, each badge the tip's root holds and the latest release does not write (a
+    model it dropped) stays, as ``absent_badges`` of every kept release, the latest and those
+    paths makes it ("not in <latest>"), covered by the root's ``SHA256SUMS`` too; one it cannot make
+    stays as the tip holds it. Only a commit that removes a badge from the branch removes it.
 
     A release the tip keeps already is never rewritten: the same bytes again change nothing (no
     commit when nothing else changed either), other bytes raise ``ReleaseRewritten``. The tip's
@@ -125,16 +131,24 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
         env = {**os.environ, "GIT_INDEX_FILE": os.path.join(scratch, "index")}
         _git(repository, "read-tree", trees[latest], env=env)
         for tag in sorted(trees):
-            _git(repository, "read-tree", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
+            # -i: into the temporary index alone. A --prefix read is a merge, which otherwise checks
+            # a work tree a bare repository (a push mirror, a server's copy) does not have.
+            _git(repository, "read-tree", "-i", f"--prefix={kept_release_path(tag)}/", trees[tag], env=env)
         releases = [_kept(repository, tag, tree) for tag, tree in sorted(trees.items())]
         summaries = [release_summary(item.release_tag, item.leaderboard, item.has_changes) for item in releases]
         _add_blob(repository, RELEASE_LIST, list_page(summaries), env)
+        own: dict[str, bytes] = {}  # the root's own files, in place of or beside the latest release's
         if root_feed is not None:
-            feed = root_feed(releases)
-            _add_blob(repository, FEED_PATH, feed, env)
+            own[FEED_PATH] = root_feed(releases)
+        if absent_badges is not None and parent is not None:
+            gone = _paths_under(repository, parent, BADGES) - _paths_under(repository, trees[latest], BADGES)
+            own.update(absent_badges(releases, latest, gone))
+            _keep_from_tip(repository, parent, env, sorted(gone - own.keys()))
+        if own:
+            for path, data in sorted(own.items()):
+                _add_blob(repository, path, data, env)
             sums = _git_bytes(repository, "cat-file", "blob", f"{trees[latest]}:{CHECKSUMS}").decode("utf-8", "surrogateescape")
-            _add_blob(repository, CHECKSUMS, replace_checksum(sums, FEED_PATH, hashlib.sha256(feed).hexdigest()).encode(
-                "utf-8", "surrogateescape"), env)
+            _add_blob(repository, CHECKSUMS, root_sums(sums, own).encode("utf-8", "surrogateescape"), env)
         if parent is not None:
             _keep_from_tip(repository, parent, env)
         tree = _git(repository, "write-tree", env=env).stdout.strip()
@@ -142,6 +156,12 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
     if parent is not None and _git(repository, "rev-parse", parent + "^{tree}").stdout.strip() == tree:
         return Kept(None, latest, ordered)
     return Kept(_commit(repository, ref, parent, tree, message), latest, ordered)
+
+
+def _paths_under(repository: str, tree: str, folder: str) -> set[str]:
+    """The paths of every file of ``tree`` below ``folder`` (which ends with ``/``)."""
+    listing = _git(repository, "ls-tree", "-r", "-z", "--name-only", tree, "--", folder).stdout
+    return {path for path in listing.split("\0") if path}
 
 
 def kept_releases(repository: str, commit: str) -> dict[str, str]:
@@ -178,10 +198,11 @@ def _kept(repository: str, release_tag: str, tree: str) -> KeptRelease:
     if recorded != release_tag:
         raise PagesBranchError(f"{where} is not the render of {release_tag} (its {MARKER} says otherwise or is missing)")
     data = _git_bytes(repository, "cat-file", "blob", f"{tree}:leaderboard.json")
-    has_previous = _git(repository, "cat-file", "-e", f"{tree}:{PREVIOUS_COPY}", check=False).returncode == 0
-    previous = _git_bytes(repository, "cat-file", "blob", f"{tree}:{PREVIOUS_COPY}") if has_previous else None
+    previous, uncertainty = (_git_bytes(repository, "cat-file", "blob", f"{tree}:{file}")
+                             if _git(repository, "cat-file", "-e", f"{tree}:{file}", check=False).returncode == 0 else None
+                             for file in (PREVIOUS_COPY, UNCERTAINTY))
     try:
-        return kept_release(release_tag, data, previous, where)
+        return kept_release(release_tag, data, previous, where, uncertainty)
     except KeptReleaseError as error:
         raise PagesBranchError(str(error)) from None
 
@@ -198,10 +219,13 @@ def checked_out_in(repository: str, ref: str) -> str | None:
     return None
 
 
-def _keep_from_tip(repository: str, parent: str, env: dict[str, str]) -> None:
-    """Add to the index each file of ``KEPT_FROM_TIP`` that the tip's tree has at its root and the folder has not."""
-    staged = set(_git(repository, "ls-files", "-z", "--cached", "--", *KEPT_FROM_TIP, env=env).stdout.split("\0"))
-    for name in KEPT_FROM_TIP:
+def _keep_from_tip(repository: str, parent: str, env: dict[str, str], names: Sequence[str] = KEPT_FROM_TIP) -> None:
+    """Add to the index each file of ``names`` (``KEPT_FROM_TIP`` unless given) that the tip's tree
+    has and the index has not."""
+    if not names:
+        return
+    staged = set(_git(repository, "ls-files", "-z", "--cached", "--", *names, env=env).stdout.split("\0"))
+    for name in names:
         if name in staged:
             continue
         entry = _git(repository, "ls-tree", "-z", parent, "--", name).stdout.rstrip("\0")
@@ -241,27 +265,56 @@ def _git_bytes(repository: str, *args: str) -> bytes:
     return completed.stdout
 
 
+USAGE = "usage: python -m leaderboard_tools.pages_branch latest-release REF [--before TAG] [--repo PATH]"
+HELP = f"""{USAGE}
+
+Prints, on one line, the highest release (in version order) that REF of the repository at PATH
+(default: the current folder) keeps under releases/; with --before TAG, the highest that comes
+strictly before TAG, the release TAG is compared with when it is published.
+
+Empty output, exit 0: REF exists and keeps no such release (the first release, or none before TAG).
+A REF that does not exist (a branch not published yet) is an error: one line, exit 2; a workflow
+checks that the branch exists before it asks.
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``latest-release REF [--repo PATH]``: the latest release REF keeps under releases/, printed on
-    one line, or nothing when it keeps none or REF does not exist (a branch not published yet)."""
+    """``latest-release REF [--before TAG] [--repo PATH]``: the latest release REF keeps under releases/
+    (before TAG, when given), printed on one line; nothing when it keeps none; one line and exit 2
+    when REF does not exist (``HELP`` says each)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    repository = "."
-    if "--repo" in args[:-1]:
-        at = args.index("--repo")
-        repository = args[at + 1]
-        del args[at:at + 2]
-    if len(args) != 2 or args[0] != "latest-release":
-        print("usage: python -m leaderboard_tools.pages_branch latest-release REF [--repo PATH]", file=sys.stderr)
+    if any(arg in ("-h", "--help") for arg in args):
+        print(HELP, end="")
+        return exits.DONE
+    options = {"--repo": ".", "--before": None}
+    positional = []
+    while args:
+        arg = args.pop(0)
+        if arg in options and args:
+            options[arg] = args.pop(0)
+        else:
+            positional.append(arg)
+    if len(positional) != 2 or positional[0] != "latest-release":
+        print(USAGE, file=sys.stderr)
         return exits.UNUSABLE
-    ref = args[1]
+    ref, repository, before = positional[1], options["--repo"], options["--before"]
+    if before is not None and RELEASE_TAG.fullmatch(before) is None:
+        print(f"latest-release: --before {one_line(repr(before))} is not a release tag (vMAJOR.MINOR.PATCH)", file=sys.stderr)
+        return exits.UNUSABLE
     if _git(repository, "rev-parse", "--git-dir", check=False).returncode != 0:
         print(f"latest-release: {one_line(repository)} is not a git repository", file=sys.stderr)
         return exits.UNUSABLE
     found = _git(repository, "rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}", check=False)
-    if found.returncode == 0:
-        latest = latest_release(kept_releases(repository, found.stdout.strip()))
-        if latest:
-            print(latest)
+    if found.returncode != 0:
+        print(f"latest-release: {one_line(ref)} is no branch, tag or commit of {one_line(repository)} "
+              "(a branch not published yet does not exist)", file=sys.stderr)
+        return exits.UNUSABLE
+    kept = kept_releases(repository, found.stdout.strip())
+    if before is not None:
+        kept = [tag for tag in kept if version_key(tag) < version_key(before)]
+    latest = latest_release(kept)
+    if latest:
+        print(latest)
     return exits.DONE
 
 

@@ -272,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     """Render once; exit 0 when the site was replaced, 1 when the archive was refused, 2 when the build failed."""
     from benchmark_leaderboard.problems import BuildRefused
     from . import exits
-    from .runner import BuildError, BuildInterrupted, build, say
+    from .faults import BuildError
+    from .interrupts import BuildInterrupted
+    from .runner import build, say
 
     parser = argparse.ArgumentParser(prog="python -m leaderboard_tools.preview", description=main.__doc__)
     parser.add_argument("--settings", required=True)

@@ -17,12 +17,16 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
+from benchmark_leaderboard import validate
+from benchmark_leaderboard.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, absent_badge
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.fill import BIDI_CONTROL
 from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.view import TEMPLATE_FILTERS
 
 CHECKSUMS = "SHA256SUMS"
+UNCERTAINTY = "uncertainty.json"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
 NO_JEKYLL = ".nojekyll"
 
@@ -65,14 +69,16 @@ NOT_REGULAR = "not-a-regular-file:"
 def build_tag_problem(tag: str | None) -> str | None:
     """Why ``tag``, given to a build as --release-tag, cannot be the release tag of a row, or None when it
     can (or when no tag is given). A build's tag is any text of one line: not blank, and no control
-    character or line break (the reference renderer takes any text; a version is required of a release
-    only, ``release_tag_problem``)."""
+    character or line break, and no bidirectional control, which no name may hold (fill.BIDI_CONTROL;
+    the reference renderer takes any text; a version is required of a release only, ``release_tag_problem``)."""
     if tag is None:
         return None
     if not tag.strip():
         return "--release-tag must not be empty: give the release, such as v3.1.0, or leave the flag out"
     if any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in tag):
         return f"--release-tag must be one line without control characters, not {one_line(repr(tag))}"
+    if BIDI_CONTROL.search(tag):
+        return f"--release-tag must not hold a bidirectional control, not {one_line(repr(tag))}"
     return None
 
 
@@ -292,13 +298,15 @@ def site_feed_url(settings: dict) -> str:
 def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> bytes:
     """``releases/index.html``: every release, newest first in version order, rendered with the
     theme's ``releases.html`` (``theme_environment``; ``settings`` are the release render's Pelican
-    settings, whose SITEURL is the site's root). Its head links the feed at the root."""
+    settings, whose SITEURL is the site's root). Its head and footer link the feed at the root, and its
+    navigation and footer the list itself, as every page of a release does."""
     ordered = sorted(releases, key=lambda item: version_order(item.release_tag), reverse=True)
     template = theme_environment(settings).get_template(RELEASE_LIST_TEMPLATE)
     names = ("SITENAME", "SITE_DESCRIPTION", "SITEURL", "CANONICAL_URL", "DEFAULT_LANG")
     html = template.render({name: settings.get(name) for name in names}, releases=ordered,
                            latest=ordered[0].release_tag if ordered else None, site_nav=[], page_name="releases",
                            RELEASES=RELEASES, leaderboard_feed_url=site_feed_url(settings),
+                           LEADERBOARD_RELEASE_LIST_URL=f"{settings['SITEURL'].rstrip('/')}/{RELEASE_LIST}",
                            leaderboard_index_url=options(settings).index_url)
     return html.encode("utf-8")
 
@@ -310,11 +318,13 @@ def release_list_page(releases: Iterable[ReleaseSummary], settings: dict) -> byt
 class KeptRelease:
     """What the root's feed reads of a kept release: its leaderboard.json and, when it was published
     with a changes page, the previous leaderboard it keeps (``changes/previous-leaderboard.json``),
-    each parsed and checked."""
+    each parsed and checked; and its uncertainty.json (None when it has none), which the root's
+    badges of a model a later release dropped read its rank range from."""
 
     release_tag: str
     leaderboard: dict
     previous: dict | None
+    uncertainty: dict | None = None
 
     @property
     def has_changes(self) -> bool:
@@ -325,14 +335,23 @@ class KeptReleaseError(Exception):
     """A kept release cannot be read; the message is one line for the user."""
 
 
-def kept_release(release_tag: str, leaderboard: bytes, previous: bytes | None, where: str) -> KeptRelease:
+def kept_release(release_tag: str, leaderboard: bytes, previous: bytes | None, where: str,
+                 uncertainty: bytes | None = None) -> KeptRelease:
     """A kept release from the bytes of its ``leaderboard.json`` and of the previous leaderboard it
-    keeps (None: it has none), each checked against the published schema; ``where`` names its folder."""
+    keeps (None: it has none), each checked against the published schema, and of its
+    ``uncertainty.json`` (None: it has none), checked against its own; ``where`` names its folder."""
     try:
+        sure = None
+        if uncertainty is not None:
+            sure = json.loads(uncertainty.decode("utf-8"))
+            if validate.uncertainty_problems(sure):
+                raise UnusableInput(f"{where}/{UNCERTAINTY} is not the uncertainty.json of a release")
         return KeptRelease(release_tag, parse_leaderboard(leaderboard, f"{where}/leaderboard.json"),
-                           None if previous is None else parse_leaderboard(previous, f"{where}/{PREVIOUS_COPY}"))
+                           None if previous is None else parse_leaderboard(previous, f"{where}/{PREVIOUS_COPY}"), sure)
     except UnusableInput as error:
         raise KeptReleaseError(str(error)) from None
+    except ValueError:  # not UTF-8 or not JSON
+        raise KeptReleaseError(f"{one_line(where)}/{UNCERTAINTY} is not JSON") from None
 
 
 def kept_releases_in(folder: str) -> list[KeptRelease]:
@@ -347,15 +366,38 @@ def kept_releases_in(folder: str) -> list[KeptRelease]:
         try:
             with open(os.path.join(path, "leaderboard.json"), "rb") as handle:
                 leaderboard = handle.read()
-            previous_path = os.path.join(path, *PREVIOUS_COPY.split("/"))
-            previous = None
-            if os.path.isfile(previous_path):
-                with open(previous_path, "rb") as handle:
-                    previous = handle.read()
+            previous, uncertainty = (_optional_file(os.path.join(path, *file.split("/")))
+                                     for file in (PREVIOUS_COPY, UNCERTAINTY))
         except OSError as error:
             raise KeptReleaseError(f"cannot read {one_line(where)}: {error.strerror or error}") from None
-        found.append(kept_release(name, leaderboard, previous, where))
+        found.append(kept_release(name, leaderboard, previous, where, uncertainty))
     return sorted(found, key=lambda kept: version_order(kept.release_tag))
+
+
+def _optional_file(path: str) -> bytes | None:
+    """The bytes of the regular file at ``path``, or None when there is none."""
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def absent_badges(kept: Iterable[KeptRelease], latest: str, paths: Iterable[str], settings: dict) -> dict[str, bytes]:
+    """The badges the pages branch's root keeps at addresses the latest release ``latest`` no longer
+    writes (``paths``: badges the root held before, a model it dropped): each says "not in <latest>"
+    with the standing of the newest kept release that has it, so that an address once given out
+    keeps answering until a maintainer removes it from the branch. A path no kept release has a
+    badge at is left out. ``settings`` are a release render's Pelican settings (its theme)."""
+    releases = sorted(kept, key=lambda item: version_order(item.release_tag), reverse=True)
+    template = theme_environment(settings).get_template(BADGE_TEMPLATE)
+    made = {}
+    for path in sorted(paths):
+        for release in releases:
+            badge = absent_badge(path, release.leaderboard, release.uncertainty, latest)
+            if badge is not None:
+                made[path] = template.render({**STYLE._asdict(), **badge._asdict()}).encode("utf-8")
+                break
+    return made
 
 
 def root_feed(kept: Iterable[KeptRelease], settings: dict) -> bytes:
@@ -401,16 +443,26 @@ def _sums_path(line: str) -> str:
     return escaped.replace("\\\\", "\0").replace("\\n", "\n").replace("\\r", "\r").replace("\0", "\\")
 
 
-def seal_root(folder: str, kept: Iterable[KeptRelease], settings: dict) -> None:
+def root_sums(sums: str, files: dict[str, bytes]) -> str:
+    """The root's ``SHA256SUMS``: the latest release's (``sums``) with the line of each of the root's
+    own ``files`` (its feed, the badges of dropped models) for their bytes."""
+    for path, data in sorted(files.items()):
+        sums = replace_checksum(sums, path, hashlib.sha256(data).hexdigest())
+    return sums
+
+
+def seal_root(folder: str, kept: Iterable[KeptRelease], settings: dict, badges: dict[str, bytes] | None = None) -> None:
     """Make the release render in ``folder`` the pages branch's root it is published as: the feed of
-    every kept release (``root_feed``) in place of its own, and its ``SHA256SUMS`` covering that feed."""
-    data = root_feed(kept, settings)
-    feed = os.path.join(folder, *FEED_PATH.split("/"))
-    os.makedirs(os.path.dirname(feed), exist_ok=True)
-    with open(feed, "wb") as handle:
-        handle.write(data)
+    every kept release (``root_feed``) in place of its own, the ``badges`` of dropped models
+    (``absent_badges``) beside its own, and its ``SHA256SUMS`` covering them."""
+    files = {FEED_PATH: root_feed(kept, settings), **(badges or {})}
+    for path, data in files.items():
+        target = os.path.join(folder, *path.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(data)
     sums = os.path.join(folder, CHECKSUMS)
     with open(sums, encoding="utf-8", errors="surrogateescape", newline="") as handle:
         text = handle.read()
     with open(sums, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
-        handle.write(replace_checksum(text, FEED_PATH, hashlib.sha256(data).hexdigest()))
+        handle.write(root_sums(text, files))

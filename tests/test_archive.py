@@ -61,6 +61,11 @@ def test_an_auxiliary_file_that_is_not_json_still_fails_the_build(archive):
     assert refusal(reports) == ["aux.json: is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 2"]
 
 
+def test_a_truncated_string_is_named_where_it_starts_and_at_is_said_once(archive):
+    reports = archive({"a.report.json": report(), "aux.json": '{\n  "suite": "gold'})
+    assert refusal(reports) == ["aux.json: is not valid JSON: Unterminated string starting at line 2 column 12"]
+
+
 def test_paths_are_sorted_in_posix_order_of_the_relative_path(archive):
     files = ["b.json", "a/z.json", "a.json", "A.json", "a-b.json", "a/b/c.json", "é.json", "Z/a.json", "_.json"]
     reports = archive({name: [] for name in reversed(files)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from lxml import etree
 
 from conftest import HASH, ROOT, report, run_invoke, write_archive
+from tasks_support import git
 
 from benchmark_leaderboard import badge
 from benchmark_leaderboard.versions import version_key
@@ -111,8 +113,9 @@ def test_each_suite_and_model_has_one_badge_with_the_figures_of_leaderboard_json
         ranked = f"{position} ({figures['suite_rank_best']}–{figures['suite_rank_worst']})"
         assert label == f"PHI leakage · {suite}"
         assert value == f"{percent(row['leakage'])}% · #{ranked} of {count} · {row['release_tag']}"
-        assert title == (f"{shown} on {suite}: leaks {percent(row['leakage'])}% of protected text (PHI leakage), "
-                         f"rank {ranked} of {count} in the suite, release {row['release_tag']}")
+        # Each archive value of the title isolated from the words around it (U+2068 ... U+2069).
+        assert title == (f"\u2068{shown}\u2069 on \u2068{suite}\u2069: leaks {percent(row['leakage'])}% of protected "
+                         f"text (PHI leakage), rank {ranked} of {count} in the suite, release \u2068{row['release_tag']}\u2069")
     # model-a on golden: v1.1.0's best row (cuda, 8%), not v1.0.0's better leakage; model-b: v1.1.0, not its
     # release candidate; on clinical, its own row.
     assert texts(files["badge/suite-golden/OpenMed/model-a.svg"])[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"
@@ -132,8 +135,10 @@ def test_a_badge_is_small_plain_svg_that_says_itself_in_words(site):
         # A few hundred bytes, and the words of its title.
         assert len(data) - len(root.find(f"{SVG}title").text.encode()) < 600, path
     # A control character is shown as U+FFFD; markup is text.
-    assert texts(badges_of(site)[badge.badge_path("suite-golden", "org/a\x01b")])[2].startswith("org/a\ufffdb on golden")
-    assert texts(badges_of(site)[badge.badge_path("suite-golden", HOSTILE)])[2].startswith(HOSTILE + " on golden")
+    assert texts(badges_of(site)[badge.badge_path("suite-golden", "org/a\x01b")])[2].startswith(
+        "\u2068org/a\ufffdb\u2069 on \u2068golden\u2069")
+    assert texts(badges_of(site)[badge.badge_path("suite-golden", HOSTILE)])[2].startswith(
+        f"\u2068{HOSTILE}\u2069 on \u2068golden\u2069")
 
 
 def test_badges_pass_the_nu_checker_as_svg(site, tmp_path):
@@ -191,20 +196,32 @@ def test_the_report_page_shows_its_models_badge_and_snippets_that_embed_it(site)
     # The model's badge (v1.1.0's row: this page is v1.0.0's), sized as drawn, its words as the alt text.
     assert (f'<p><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" width="{width}" height="20" '
             f'alt="{html.escape(texts(data)[2], quote=True).replace("&#x27;", "&#39;")}"></p>') in section
-    codes = [html.unescape(code) for code in re.findall(r"<pre><code>(.*?)</code></pre>", section, re.S)]
+    # It says what it shows, and the snippets link where its figures come from: v1.1.0's row on cuda,
+    # not this v1.0.0 page.
+    source = f"{RELEASE}/report/golden/a-cuda.report.html"
+    assert (f"<p>It shows the model's newest row in this suite (its best row of the newest release it has here), whose "
+            f'figures come from <a href="{source}">that row\'s report page</a>. To show it on a model card, linked to '
+            "that page:</p>") in section
+    assert texts(data)[1] == "8.00% · #4 (1–10) of 10 · v1.1.0"  # a-cuda's figures
+    codes = snippets(section)
     assert codes == [
-        f"[![PHI leakage of OpenMed/model-a on golden]({RELEASE}/badge/suite-golden/OpenMed/model-a.svg)]"
-        f"({RELEASE}/report/golden/a-v1.report.html)",
-        f'<a href="{RELEASE}/report/golden/a-v1.report.html"><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" '
+        f"[![PHI leakage of OpenMed/model-a on golden]({RELEASE}/badge/suite-golden/OpenMed/model-a.svg)]({source})",
+        f'<a href="{source}"><img src="{RELEASE}/badge/suite-golden/OpenMed/model-a.svg" '
         'alt="PHI leakage of OpenMed/model-a on golden"></a>',
     ]
     # A release render names the badge at the site's root, which follows each new release.
     assert f"<code>{SITE}/badge/suite-golden/OpenMed/model-a.svg</code>, follows each new release." in section
 
 
+def snippets(page: str) -> list[str]:
+    """The snippets of a report page as a reader copies them: the text of each code block (the
+    names in it are isolated by <bdi>, which copying leaves out)."""
+    return [html.unescape(re.sub(r"</?bdi>", "", code)) for code in re.findall(r"<pre><code>(.*?)</code></pre>", page, re.S)]
+
+
 def test_a_snippet_says_a_hostile_name_as_it_is(site):
     page = (site / "report" / "golden" / "hostile.report.html").read_text(encoding="utf-8")
-    markdown, snippet = [html.unescape(code) for code in re.findall(r"<pre><code>(.*?)</code></pre>", page, re.S)]
+    markdown, snippet = snippets(page)
     assert markdown.startswith("[![PHI leakage of OpenMed/x<&>\"'\\[y\\] on golden](")
     image = etree.fromstring(snippet.encode(), etree.HTMLParser()).find(".//img")
     assert image.get("alt") == f"PHI leakage of {HOSTILE} on golden"
@@ -304,3 +321,71 @@ def test_the_readmes_badge_is_the_bundled_archives(tmp_path):
     assert f"![PHI leakage · clinical-notes | 0.34% · #2 (1–6) of 6 · v3.1.0](docs/badge.svg)" in (ROOT / "README.md").read_text(
         encoding="utf-8")
     assert texts((ROOT / "docs" / "badge.svg").read_bytes())[:2] == ("PHI leakage · clinical-notes", "0.34% · #2 (1–6) of 6 · v3.1.0")
+
+
+# -- A badge's address keeps answering on the pages branch ---------------------------------------
+
+
+IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
+            "GIT_COMMITTER_NAME": "Release", "GIT_COMMITTER_EMAIL": "release@example.invalid",
+            "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+DROPPED = "badge/suite-golden/OpenMed/model-c.svg"
+# v1.0.0: a, b and c on golden (c third of three). v1.1.0 and v1.2.0: a and b, c dropped. v1.3.0: a alone.
+KEPT = {tag: {f"golden/{name}.report.json": scored(f"OpenMed/model-{name}", tag, leakage)
+              for name, leakage in (("a", 0.01), ("b", 0.02), ("c", 0.03))[:count]}
+        for tag, count in (("v1.0.0", 3), ("v1.1.0", 2), ("v1.2.0", 2), ("v1.3.0", 1))}
+
+
+def gh_pages(root: Path, repository: Path, tag: str) -> None:
+    reports = write_archive(root / "archives" / tag, KEPT[tag])
+    result = run_invoke("--search-root", str(ROOT), "gh-pages", "--release-tag", tag, "--reports-dir", str(reports),
+                        "--manifest", str(root / "none.jsonl"), "--repo", str(repository), cwd=root, env=IDENTITY)
+    assert result.returncode == 0, result.stderr
+
+
+def blob(repository: Path, path: str) -> bytes | None:
+    found = subprocess.run(["git", "-C", str(repository), "cat-file", "blob", f"gh-pages:{path}"], capture_output=True)
+    return found.stdout if found.returncode == 0 else None
+
+
+def test_a_dropped_models_badge_keeps_answering_at_the_root_until_a_maintainer_removes_it(tmp_path):
+    repository = tmp_path / "repo"
+    git(tmp_path, "init", "--quiet", str(repository))
+    gh_pages(tmp_path, repository, "v1.0.0")
+    published = blob(repository, DROPPED)
+    assert texts(published)[1] == "3.00% · #3 (1–3) of 3 · v1.0.0"
+    gh_pages(tmp_path, repository, "v1.1.0")
+    # v1.1.0 has no badge of model-c; the root's still answers, saying so, with v1.0.0's standing.
+    assert blob(repository, f"releases/v1.1.0/{DROPPED}") is None
+    dropped = blob(repository, DROPPED)
+    assert texts(dropped) == (
+        "PHI leakage · golden", "not in v1.1.0 · 3.00% · #3 (1–3) of 3 · v1.0.0",
+        "\u2068OpenMed/model-c\u2069 on \u2068golden\u2069: not in release \u2068v1.1.0\u2069; in its last release, "
+        "\u2068v1.0.0\u2069, it leaked 3.00% of protected text (PHI leakage), rank 3 (1–3) of 3 in the suite")
+    # Drawn as any badge is: the same label box, its value box as wide as its text.
+    assert etree.fromstring(dropped).find(f"{SVG}rect").get("width") == etree.fromstring(published).find(f"{SVG}rect").get("width")
+    assert etree.fromstring(dropped).get("width") == str(badge.absent_badge(
+        DROPPED, json.loads(blob(repository, "releases/v1.0.0/leaderboard.json")),
+        json.loads(blob(repository, "releases/v1.0.0/uncertainty.json")), "v1.1.0").width)
+    # A later release without it says it is not in that one; the root's checksums and verify cover it.
+    gh_pages(tmp_path, repository, "v1.2.0")
+    assert texts(blob(repository, DROPPED))[1] == "not in v1.2.0 · 3.00% · #3 (1–3) of 3 · v1.0.0"
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(repository), str(clone))
+    assert subprocess.run(["sha256sum", "--quiet", "-c", "SHA256SUMS"], cwd=clone).returncode == 0
+    assert f"  {DROPPED}\n" in (clone / "SHA256SUMS").read_text(encoding="utf-8")
+    verified = run_invoke("--search-root", str(ROOT), "verify", "--release-tag", "v1.2.0", "--reports-dir",
+                          str(tmp_path / "archives" / "v1.2.0"), "--manifest", str(tmp_path / "none.jsonl"),
+                          "--output-dir", str(clone), cwd=tmp_path)
+    assert (verified.returncode, verified.stdout) == (0, ""), verified.stderr
+    assert (f"verify: the root's feed lists the 3 releases kept in {clone}/releases; it keeps 1 badge of a model "
+            "not in v1.2.0") in verified.stderr.splitlines()
+    # A maintainer removes it deliberately, in a commit of the branch: the next release does not bring it back,
+    # while model-b, dropped by v1.3.0, keeps its address.
+    git(clone, "rm", "--quiet", DROPPED)
+    git(clone, "commit", "--quiet", "-m", "Retire model-c's badge")
+    git(clone, "push", "--quiet", "origin", "gh-pages")
+    gh_pages(tmp_path, repository, "v1.3.0")
+    assert blob(repository, DROPPED) is None
+    assert texts(blob(repository, "badge/suite-golden/OpenMed/model-b.svg"))[1] == \
+        "not in v1.3.0 · 2.00% · #2 (1–2) of 2 · v1.2.0"

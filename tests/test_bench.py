@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import measure, run
+from benchmarks import measure, prepare, run
 from benchmarks.browser import PageFigures, absent_letter
 from benchmarks.floor import write_floor
 from benchmarks.make_archive import make_archive
@@ -361,16 +361,16 @@ def test_a_whole_run_alternates_rebuilds_into_the_previous_run_and_reports_every
     assert "| 3 reports, in Chromium: a sort answered within 200 ms | 250 ms worst | not met |" in lines
     assert lines[-1] == "leaderboard.json of the project and of the reference: byte-identical at every size."
     # Every run's folder is gone, the archives are kept for the next benchmark, and the removal noted.
-    assert {path.name for path in (tmp_path / "work").iterdir()} == {"archive-2", "archive-3", run.REMOVED_AT}
+    assert {path.name for path in (tmp_path / "work").iterdir()} == {"archive-2", "archive-3", prepare.REMOVED_AT}
 
 
 def test_a_failed_render_is_one_line_and_leaves_no_run_behind(tmp_path):
-    with pytest.raises(run.BenchError) as failed:
+    with pytest.raises(prepare.BenchError) as failed:
         run.main([2], runs=1, browser=False, results_file=None, work=tmp_path, say=lambda line: None,
                  commands=_stand_ins(tmp_path / "runs.log", fail="reference"))
 
     assert str(failed.value) == f"the reference run into {tmp_path / 'site-reference-2-new-1'} ended with status 3: last words"
-    assert {path.name for path in tmp_path.iterdir()} == {"archive-2", "runs.log", run.REMOVED_AT}
+    assert {path.name for path in tmp_path.iterdir()} == {"archive-2", "runs.log", prepare.REMOVED_AT}
 
 
 @pytest.mark.parametrize("left, line", [
@@ -404,17 +404,17 @@ def test_the_machine_line_says_how_much_cpu_time_the_host_took():
 
 def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tmp_path, monkeypatch):
     said: list[str] = []
-    folder = run.make_archive(2, tmp_path, said.append)
+    folder = prepare.make_archive(2, tmp_path, said.append)
     made = (folder / "reports").stat().st_ino
 
-    assert run.make_archive(2, tmp_path, said.append) == folder and (folder / "reports").stat().st_ino == made
+    assert prepare.make_archive(2, tmp_path, said.append) == folder and (folder / "reports").stat().st_ino == made
     (folder / ".complete").write_text("benchmarks/make_archive.py sha256:0000 n=2\n", encoding="utf-8")
-    run.make_archive(2, tmp_path, said.append)
+    prepare.make_archive(2, tmp_path, said.append)
 
     assert said == ["making the archive of 2 reports",
                     "making the archive of 2 reports again: the maker or its arguments changed"]
-    assert (folder / ".complete").read_text(encoding="utf-8") == run.archive_mark(2)
-    assert (tmp_path / run.REMOVED_AT).exists()  # the old archive's removal counts for settle()
+    assert (folder / ".complete").read_text(encoding="utf-8") == prepare.archive_mark(2)
+    assert (tmp_path / prepare.REMOVED_AT).exists()  # the old archive's removal counts for settle()
 
 
 def test_the_projects_own_files_are_compiled_before_the_runs_whatever_the_environment_says(tmp_path):
@@ -425,7 +425,7 @@ def test_the_projects_own_files_are_compiled_before_the_runs_whatever_the_enviro
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text("VALUE = 1\n", encoding="utf-8")
     (tmp_path / "elsewhere.py").write_text("VALUE = 2\n", encoding="utf-8")
-    code = f"from pathlib import Path; from benchmarks import run; run.compile_project(Path({str(tmp_path)!r}))"
+    code = f"from pathlib import Path; from benchmarks import prepare; prepare.compile_project(Path({str(tmp_path)!r}))"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
                    env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
 
@@ -462,7 +462,7 @@ def test_settle_removes_leftover_runs_and_waits_out_the_minutes(tmp_path):
 
 
 def test_settle_does_not_wait_when_nothing_was_removed_lately(tmp_path):
-    (tmp_path / run.REMOVED_AT).write_text("0\n", encoding="utf-8")
+    (tmp_path / prepare.REMOVED_AT).write_text("0\n", encoding="utf-8")
     waits: list[float] = []
 
     run.settle(tmp_path, say=lambda line: None, sleep=waits.append)
@@ -504,6 +504,52 @@ def test_the_profile_times_every_phase_of_a_build_and_a_rebuild_and_keeps_the_ot
     assert not list((tmp_path / "work").glob("profile-*"))  # the builds' folders are removed
 
 
+def test_every_function_the_profile_times_is_where_the_profile_looks_for_it():
+    # A function moved or renamed in the plugin or the runner fails here, named, rather than
+    # leaving its phase silently at zero.
+    from benchmarks import profile
+
+    for _, where, _ in profile.TIMED:
+        assert callable(profile.find(where)), where
+    assert callable(profile.find(profile.READ_TASK))
+
+
+def test_a_timed_function_that_is_not_there_any_more_stops_the_profile_before_any_work(tmp_path, monkeypatch):
+    from benchmarks import profile
+
+    gone = "benchmark_leaderboard.history:archive_history_moved_away"
+    monkeypatch.setattr(profile, "TIMED", profile.TIMED + (("build: history", gone, profile.timed),))
+    with pytest.raises(profile.ProfileError) as refused:
+        profile.main([40], "mine", "invoke bench --profile", results_file=None, work=tmp_path / "work", say=lambda line: None)
+    assert str(refused.value) == (f"the profile times {gone}, which is not there any more (moved or renamed?): "
+                                  "name where it is now in benchmarks/profile.py (TIMED)")
+    assert not (tmp_path / "work").exists()
+    with pytest.raises(profile.ProfileError, match="benchmark_leaderboard.no_such_module:read"):
+        profile.find("benchmark_leaderboard.no_such_module:read")
+
+
+def test_a_timed_function_no_build_called_stops_the_profile_with_its_name():
+    from benchmarks import profile
+
+    every = [where for _, where, _ in profile.TIMED]
+    first = [where for where in every if where not in profile.REBUILD_ONLY]
+    assert profile.not_called({(40, "new folder"): {"called": first}}) == []
+    assert profile.not_called({(40, "new folder"): {"called": first}, (40, "rebuild"): {"called": first}}) == sorted(
+        profile.REBUILD_ONLY)
+    history = "benchmark_leaderboard.history:archive_history"
+    called = {(40, "new folder"): {"called": [where for where in first if where != history]},
+              (40, "rebuild"): {"called": [where for where in every if where != history]}}
+    assert profile.not_called(called) == [history]
+
+
+def test_a_write_task_of_a_kind_the_profile_does_not_know_stops_it():
+    from benchmarks import profile
+
+    assert [profile._kind("write", task) for task in ("whole", ("pages", 0, 1), range(3))] == ["whole", "pages", "reports"]
+    with pytest.raises(profile.ProfileError, match=r"does not know the write task \[1, 2\] \(list\)"):
+        profile._kind("write", [1, 2])
+
+
 def test_the_benchmark_keeps_the_profiles_sections_when_it_rewrites_the_results(tmp_path):
     log, results = tmp_path / "runs.log", tmp_path / "results.md"
     results.write_text("# old figures\n\n## CPU per report by phase: before\n\n| a | b |\n", encoding="utf-8")
@@ -530,9 +576,9 @@ def test_the_figures_of_each_file_system_are_kept_side_by_side(tmp_path, monkeyp
 
 
 def test_the_file_system_of_a_folder_is_read_from_the_mount_table(tmp_path):
-    assert run.file_system(tmp_path) not in ("", "unknown")
+    assert prepare.file_system(tmp_path) not in ("", "unknown")
     if os.path.ismount("/dev/shm"):
-        assert run.file_system(Path("/dev/shm")) == "tmpfs"
+        assert prepare.file_system(Path("/dev/shm")) == "tmpfs"
     assert run.bench_command(None, "2", False, "/dev/shm") == "invoke bench --runs 2 --no-browser --work <a folder on tmpfs>"
 
 

@@ -189,9 +189,9 @@ def test_filter_counts_rows_in_its_status_and_tabs_and_escape_clears(open_page, 
     page = w.page
     status = page.locator("#filter-status")
     assert status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
-    assert status.inner_text() == "Showing all 20 rows."
+    assert status.inner_text() == "Showing all 6 rows."
     page.fill("#filter", "TIE-model CPU")
-    assert status.inner_text() == "Showing 11 of 20 rows matching \u201cTIE-model CPU\u201d."
+    assert status.inner_text() == "Showing 1 of 6 rows matching \u201cTIE-model CPU\u201d."
     assert tab_counts(page) == ["1", "1", "0", "9"]
     assert visible_rows(page) == 1
     assert fragment(page) == "#suite-clinical-notes?q=TIE-model%20CPU"
@@ -200,7 +200,7 @@ def test_filter_counts_rows_in_its_status_and_tabs_and_escape_clears(open_page, 
     assert page.is_visible("#suite-clinical-notes [data-empty]")
     page.press("#filter", "Escape")
     assert page.input_value("#filter") == ""
-    assert status.inner_text() == "Showing all 20 rows."
+    assert status.inner_text() == "Showing all 6 rows."
     assert tab_counts(page) == [str(count) for count in COUNTS]
     assert visible_rows(page) == 6
     assert fragment(page) == "#suite-clinical-notes"
@@ -240,7 +240,7 @@ def test_the_filter_is_part_of_the_address(open_page, base_url):
     assert page.input_value("#filter") == "tie-model-c"
     assert selected_tab(page) == "suite-radiology"
     assert visible_rows(page) == 2
-    assert page.inner_text("#filter-status") == "Showing 2 of 20 rows matching \u201ctie-model-c\u201d."
+    assert page.inner_text("#filter-status") == "Showing 2 of 10 rows matching \u201ctie-model-c\u201d."
     page.goto(base_url + "bundled/index.html#?q=int8")
     assert selected_tab(page) == "suite-clinical-notes"
     assert visible_rows(page) == 1
@@ -287,7 +287,7 @@ def test_the_page_works_opened_from_disk(open_page, sites):
     show_tab(page, "#suite-golden-tab")
     page.fill("#filter", "int8")
     assert selected_tab(page) == "suite-clinical-notes"
-    assert page.inner_text("#filter-status") == "Showing 1 of 20 rows matching \u201cint8\u201d."
+    assert page.inner_text("#filter-status") == "Showing 1 of 6 rows matching \u201cint8\u201d."
     page.press("#filter", "Escape")
     page.go_back()
     assert selected_tab(page) == "suite-clinical-notes"
@@ -363,7 +363,7 @@ def test_a_hostile_archive_renders_as_text_and_runs_nothing(open_page, base_url,
         assert (row["Model"], row["Device"], row["Release"]) == (HOSTILE["model"] + " frontier", HOSTILE["device"], HOSTILE["release"])
         assert page.inner_text(".family h3") == HOSTILE["family"]
         page.fill("#filter", "onerror=window")
-        assert page.inner_text("#filter-status") == "Showing 1 of 2 rows matching \u201conerror=window\u201d."
+        assert page.inner_text("#filter-status") == "Showing 1 of 1 row matching \u201conerror=window\u201d."
         show_tab(page, "[role=tab] >> nth=1")  # a panel loaded from its script
         assert page.eval_on_selector("#suite-plain tbody tr", ROW_BY_HEADER)["Model"] == "OpenMed/plain-model frontier"
         show_tab(page, "[role=tab] >> nth=0")
@@ -458,7 +458,7 @@ def test_a_sort_pressed_before_the_rows_are_read_is_done_once_they_are(open_page
     page = w.page
     page.click("#suite-clinical-notes thead button[data-sort=recall]")
     page.wait_for_function(ROWS_READ)
-    assert page.inner_text("#filter-status") == "Showing all 20 rows. Sorted by Recall %, ascending."
+    assert page.inner_text("#filter-status") == "Showing all 6 rows. Sorted by Recall %, ascending."
     assert fragment(page) == "#suite-clinical-notes?sort=recall:asc"
     w.assert_clean(base_url)
 

@@ -146,7 +146,7 @@ def test_a_header_sorts_ascending_then_descending_then_in_canonical_order(pages,
     assert names(page, board, "suite-alpha") == {"PII": ["p4", "p3", "p2", "p1"], "NER": ["n2", "n1"]}
     assert sort_states(page, "suite-alpha") == {("Recall %", "ascending")}
     assert fragment(page) == "#suite-alpha?sort=recall:asc"
-    assert status(page) == "Showing all 10 rows. Sorted by Recall %, ascending."
+    assert status(page) == "Showing all 7 rows. Sorted by Recall %, ascending."
     # The rank column keeps each row's canonical rank.
     assert {row["Model"]: row["Rank"] for _, rows in tables(page, "suite-alpha") for row in rows} == ranks
 
@@ -163,7 +163,7 @@ def test_a_header_sorts_ascending_then_descending_then_in_canonical_order(pages,
     assert names(page, board, "suite-alpha") == {"PII": ["p1", "p2", "p3", "p4"], "NER": ["n1", "n2"]}
     assert sort_states(page, "suite-alpha") == {("Rank", "ascending")}
     assert fragment(page) == "#suite-alpha"
-    assert status(page) == "Showing all 10 rows."
+    assert status(page) == "Showing all 7 rows."
 
     # Text sorts ignoring case, ties keep the canonical order; the rank sorts descending first.
     header(page, "suite-alpha", "device").click()
@@ -213,7 +213,7 @@ def test_the_address_keeps_tab_filter_sort_size_and_selection_through_back_forwa
     assert (page.input_value("#size-min"), page.input_value("#size-max")) == ("40", "500")
     assert sort_states(page, "suite-alpha") == {("F1 %", "descending")}
     assert names(page, board, "suite-alpha") == {"PII": ["p2", "p1"], "NER": ["n1"]}
-    assert status(page) == "Showing 5 of 10 rows matching \u201copenmed\u201d with 40 to 500 million parameters. Sorted by F1 %, descending."
+    assert status(page) == "Showing 3 of 7 rows matching \u201copenmed\u201d with 40 to 500 million parameters. Sorted by F1 %, descending."
     assert page.inner_text("[data-compare-link]") == "Compare selected (2)"
     assert page.is_checked(f"#suite-alpha [data-family] input[data-compare='{index['n1']}']")
 
@@ -245,7 +245,7 @@ def test_the_address_keeps_tab_filter_sort_size_and_selection_through_back_forwa
     # Nonsense in the address is ignored, never an error.
     page.goto(base_url + "index.html#suite-alpha?sort=nothing:up&size=a-b&compare=x,99999")
     assert sort_states(page, "suite-alpha") == {("Rank", "ascending")}
-    assert status(page) == "Showing all 10 rows."
+    assert status(page) == "Showing all 7 rows."
     assert page.inner_text("[data-compare-link]") == "Compare selected (0)"
     w.assert_clean(base_url)
 
@@ -259,17 +259,17 @@ def test_the_size_range_filters_by_millions_of_parameters_with_the_text_filter(p
         "OpenMed/ner-base frontier": "278M", QUOTED: "560M"}
     page.fill("#size-min", "100")
     assert names(page, board, "suite-alpha") == {"PII": ["p1", "p3"], "NER": ["n1", "n2"]}
-    assert status(page) == "Showing 5 of 10 rows with at least 100 million parameters."
+    assert status(page) == "Showing 4 of 7 rows with at least 100 million parameters."
     assert fragment(page) == "#suite-alpha?size=100-"
     page.fill("#size-max", "500")
     assert names(page, board, "suite-alpha") == {"PII": ["p1"], "NER": ["n1"]}
-    assert status(page) == "Showing 3 of 10 rows with 100 to 500 million parameters."
+    assert status(page) == "Showing 2 of 7 rows with 100 to 500 million parameters."
     page.fill("#size-min", "")
     assert names(page, board, "suite-alpha") == {"PII": ["p1", "p2"], "NER": ["n1"]}
-    assert status(page) == "Showing 5 of 10 rows with at most 500 million parameters."
+    assert status(page) == "Showing 3 of 7 rows with at most 500 million parameters."
     assert page.eval_on_selector_all("[role=tab] [data-count]", "cs => cs.map(c => c.textContent)") == ["3", "2"]
     page.fill("#filter", "small")
-    assert status(page) == "Showing 2 of 10 rows matching \u201csmall\u201d with at most 500 million parameters."
+    assert status(page) == "Showing 1 of 7 rows matching \u201csmall\u201d with at most 500 million parameters."
     page.fill("#size-max", "1")
     assert status(page) == "No rows match \u201csmall\u201d with at most 1 million parameters."
     assert page.is_visible("#suite-alpha [data-empty]")
@@ -280,7 +280,7 @@ def test_the_size_range_filters_by_millions_of_parameters_with_the_text_filter(p
     # Without a bound, rows of unknown size show again.
     page.fill("#size-min", "")
     assert names(page, board, "suite-alpha") == {"PII": ["p1", "p2", "p3", "p4"], "NER": ["n1", "n2"]}
-    assert status(page) == "Showing all 10 rows."
+    assert status(page) == "Showing all 7 rows."
     assert fragment(page) == "#suite-alpha"
     w.assert_clean(base_url)
 
@@ -335,7 +335,7 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
         for index, href, title in marks:
             row = board["rows"][index]
             assert href == "./report/" + row["report_path"].removesuffix(".json") + ".html"
-            assert title.startswith(f"{row['model_name']} on {row['device']}: leakage ")
+            assert title.startswith(f"\u2068{row['model_name']}\u2069 on \u2068{row['device']}\u2069: leakage ")
         assert board["index"]["p1" if suite == "alpha" else "b1"] in badged  # the suite's best row is on it
         on_frontier |= set(badged)
         # The other rows are in the grid's shaded cells, one path a shade, and the legend says what each holds.
@@ -346,8 +346,9 @@ def test_the_chart_marks_the_frontier_shades_the_other_rows_and_dims_what_the_fi
         swatches = page.eval_on_selector_all(f"#suite-{suite} .shades .swatch", "ss => ss.map(s => getComputedStyle(s).backgroundColor)")
         assert fills == swatches and all(fill not in ("none", "rgba(0, 0, 0, 0)") for fill in fills)
     show_tab(page, "#suite-alpha-tab")
-    # Where each mark is on the page (focusing the filter may scroll it into view).
-    boxes = "ms => ms.map(m => { const b = m.getBoundingClientRect(); return [b.x + scrollX, b.y + scrollY, b.width, b.height]; })"
+    # Where each mark is in its chart (the best rows above it follow the filter, so the chart may move).
+    boxes = ("ms => ms.map(m => { const b = m.getBoundingClientRect(), c = m.closest('svg').getBoundingClientRect();"
+             " return [b.x - c.x, b.y - c.y, b.width, b.height]; })")
     before = page.eval_on_selector_all("#suite-alpha svg [data-row]", boxes)
     page.fill("#filter", "pii-small")
     dimmed = page.eval_on_selector_all("svg .dimmed", "ms => ms.map(m => Number(m.getAttribute('data-row')))")

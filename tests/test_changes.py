@@ -4,6 +4,8 @@ previous leaderboard it compared with; without --previous there is no page and n
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 import subprocess
 import sys
@@ -67,7 +69,7 @@ def table(anchor: str, title: str, intro: str, header: str, rows: list[str]) -> 
 
 
 def model(path: str, name: str) -> str:
-    return f'<th scope="row"><a href="{RELEASE}/report/{path}">{name}</a>'
+    return f'<th scope="row"><a href="{RELEASE}/report/{path}" dir="auto">{name}</a>'
 
 
 def cells(*values: str, numeric: tuple[bool, ...]) -> str:
@@ -96,28 +98,28 @@ EXPECTED_MAIN = (
     + "</ul>\n</nav>\n"
     + table("leaks-more", "Leaks more", "Rows that leak more protected text than before: what stops a release "
             "(invoke diff exits 1).", METRIC_HEADER,
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>"
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>"
              + cells("leakage", "10.00%", "12.00%", "+2.00", numeric=METRIC) + "</tr>"])
     + table("added", "Added", "Rows of a suite, model and device the previous leaderboard did not have.", PRESENCE_HEADER,
-            ["<tr><td>clinical</td>" + model(*C) + "</th><td>cuda</td>"
+            ["<tr><td><bdi>clinical</bdi></td>" + model(*C) + "</th><td><bdi>cuda</bdi></td>"
              + cells("1", "1", "1.00%", "90.00%", "80.00%", numeric=(True,) * 5) + "</tr>"])
     + table("removed", "Removed", "Rows of the previous leaderboard this one no longer has (as they stood there).",
             PRESENCE_HEADER,  # a removed row has no page in this release: its model is not a link
-            ['<tr><td>golden</td><th scope="row">OpenMed/model-d</th><td>cpu</td>'
+            ['<tr><td><bdi>golden</bdi></td><th scope="row"><bdi>OpenMed/model-d</bdi></th><td><bdi>cpu</bdi></td>'
              + cells("3", "3", "20.00%", "70.00%", "60.00%", numeric=(True,) * 5) + "</tr>"])
     + table("improved", "Improved", "Rows that leak less than before, or whose recall or F1 rose.", METRIC_HEADER,
-            ["<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>"
+            ["<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>"
              + cells("recall", "90.00%", "95.00%", "+5.00", numeric=METRIC) + "</tr>"])
     + table("moved", "Rank moves", "Rows whose rank changed, overall or in their suite.",
             "".join(f'<th scope="col" class="num">{name}</th>' for name in
                     ("Rank before", "Rank after", "Suite rank before", "Suite rank after")),
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
-             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>" + cells("2", "3", "2", "2", numeric=(True,) * 4) + "</tr>",
+             "<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>" + cells("1", "2", "1", "1", numeric=(True,) * 4) + "</tr>"])
     + table("field", "Field changes", "Other published fields of the same row: a renamed report file is the same row "
             "with a new path.", '<th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th>',
-            ["<tr><td>golden</td>" + model(*A) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+            ["<tr><td><bdi>golden</bdi></td>" + model(*A) + "</th><td><bdi>cpu</bdi></td>" + cells("release_tag", "v1.0.0", "v1.1.0",
                                                                                 numeric=(False,) * 3) + "</tr>",
-             "<tr><td>golden</td>" + model(*B) + "</th><td>cpu</td>" + cells("release_tag", "v1.0.0", "v1.1.0",
+             "<tr><td><bdi>golden</bdi></td>" + model(*B) + "</th><td><bdi>cpu</bdi></td>" + cells("release_tag", "v1.0.0", "v1.1.0",
                                                                                 numeric=(False,) * 3) + "</tr>"])
 )
 
@@ -183,18 +185,68 @@ def test_without_previous_there_is_no_changes_page_and_no_link(sites):
         f"published v1.1.0 into {root / 'after'}; changes.html compares it with before; check it with: sha256sum -c SHA256SUMS")
 
 
-@pytest.mark.parametrize("previous, line", [
-    ("missing.json", "publish: the previous leaderboard missing.json is neither a file, a folder nor a git ref "
+def previous_variants(root: Path) -> None:
+    """Beside the renders, leaderboards made from v1.0.0's (``before``) that contradict themselves or
+    come too late: a row_count of 99, a row held twice (row_count and suites agreeing with the rows),
+    and the same rows as of v1.2.0 and of V1.1.0 (the version being published, spelled otherwise)."""
+    before = json.loads((root / "before/leaderboard.json").read_text(encoding="utf-8"))
+    twice = copy.deepcopy(before)
+    twice["rows"].append(twice["rows"][0])
+    twice["suites"][0]["families"][0]["rows"].append(twice["rows"][0])
+    twice["row_count"] += 1
+    variants = {"count.json": {**before, "row_count": 99}, "twice.json": twice}
+    for tag in ("v1.2.0", "V1.1.0"):
+        text = json.dumps(before).replace('"release_tag": "v1.0.0"', f'"release_tag": "{tag}"')
+        variants[f"{tag}.json"] = json.loads(text)
+    for name, document in variants.items():
+        (root / name).write_text(json.dumps(document), encoding="utf-8")
+    (root / "broken.json").write_text("", encoding="utf-8")
+    (root / "truncated.json").write_text('{"rows": [{"suite": "golden', encoding="utf-8")
+
+
+UNUSABLE_PREVIOUS = [
+    ("missing.json", "the previous leaderboard missing.json is neither a file, a folder nor a git ref "
                      "(the working folder is not in a git repository)"),
-    ("broken.json", "publish: the previous leaderboard broken.json is not JSON: Expecting value at line 1 column 1"),
-    ("new", "publish: the previous leaderboard new is a folder without a leaderboard.json"),
-])
+    ("broken.json", "the previous leaderboard broken.json is not JSON: Expecting value at line 1 column 1"),
+    ("truncated.json", "the previous leaderboard truncated.json is not JSON: Unterminated string starting at line 1 "
+                       "column 21"),
+    ("new", "the previous leaderboard new is a folder without a leaderboard.json"),
+    ("count.json", "the previous leaderboard count.json contradicts itself: /row_count: is 99, but /rows holds 3 rows"),
+    ("twice.json", "the previous leaderboard twice.json contradicts itself: /rows/3: is a second row of the report "
+                   "golden/b.report.json (the first is /rows/0): each report is one row"),
+    ("v1.2.0.json", "the previous leaderboard v1.2.0.json holds v1.2.0, a later version than v1.1.0: a release is "
+                    "compared with an earlier one"),
+    ("V1.1.0.json", "the previous leaderboard V1.1.0.json holds V1.1.0, the same version as v1.1.0: a release is "
+                    "compared with an earlier one"),
+    ("alone", "the previous leaderboard alone holds v1.1.0, the same version as v1.1.0: a release is compared with "
+              "an earlier one"),
+]
+
+
+@pytest.mark.parametrize("previous, line", UNUSABLE_PREVIOUS)
 def test_an_unusable_previous_leaderboard_is_one_line_and_exit_2_before_any_render(sites, previous, line):
     root, _ = sites
-    (root / "broken.json").write_text("", encoding="utf-8")
+    previous_variants(root)
     result = publish(root, root / "new", root / "never", "v1.1.0", "--previous", previous)
-    assert (result.returncode, result.stdout, result.stderr) == (2, "", line + "\n")
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"publish: {line}\n")
     assert not (root / "never").exists()
+
+
+@pytest.mark.parametrize("previous, line", [case for case in UNUSABLE_PREVIOUS
+                                            if case[0] in ("broken.json", "count.json", "twice.json")])
+def test_a_plain_build_given_such_a_previous_leaderboard_stops_with_one_line_and_writes_nothing(sites, tmp_path,
+                                                                                                 previous, line):
+    """The plugin's setting is checked as publish checks --previous (but for the order of releases: a
+    plain build's tag only fills the reports that carry none): ``pelican content`` stops with exit 2."""
+    root, _ = sites
+    previous_variants(root)
+    result = subprocess.run([str(Path(sys.executable).parent / "pelican"), "content", "-s", SETTINGS, "-o",
+                             str(tmp_path / "site"), "-e", f'LEADERBOARD_REPORTS_DIR="{root / "new"}"',
+                             'LEADERBOARD_RELEASE_TAG="v1.1.0"', f'LEADERBOARD_PREVIOUS_LEADERBOARD="{root / previous}"'],
+                            cwd=ROOT, capture_output=True, encoding="utf-8", timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert f"build failed: {line.replace(previous, str(root / previous), 1)}" in result.stderr.splitlines()
+    assert not (tmp_path / "site").exists()
 
 
 def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(sites):
@@ -206,13 +258,19 @@ def test_verify_renders_the_changes_page_again_from_the_copy_the_release_keeps(s
     assert result.stderr.splitlines()[0] == (
         "verify: comparing with the previous leaderboard it keeps, after/changes/previous-leaderboard.json")
     assert result.stderr.splitlines()[-1].startswith("verified: after is identical to the render of v1.1.0 (")
-    # Another previous leaderboard gives another changes page (and another kept copy).
-    other = run_invoke(*verify, "--output-dir", "after", "--previous", "alone", cwd=root)
-    assert other.returncode == 1
-    assert other.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
+    # Another previous leaderboard gives another changes page (and another kept copy): v1.0.0 without
+    # its last row, d, which is then no row removed.
+    other = json.loads((root / "before/leaderboard.json").read_text(encoding="utf-8"))
+    assert other["rows"][-1]["model_name"] == "OpenMed/model-d"
+    other["rows"].pop()
+    other["suites"][0]["families"][0]["rows"].pop()
+    other["row_count"] -= 1
+    (root / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    again = run_invoke(*verify, "--output-dir", "after", "--previous", "other.json", cwd=root)
+    assert again.returncode == 1
+    assert again.stdout.splitlines() == ["changed: SHA256SUMS", "changed: changes.html",
                                          "changed: changes/previous-leaderboard.json",
-                                         "changed: feeds/releases.atom.xml"] + [
-        f"changed: report/{path}" for path in sorted((A[0], B[0], C[0]))]
+                                         "changed: feeds/releases.atom.xml"]
 
 
 def pelican_content(site: Path, reports: Path, *settings: str) -> None:
@@ -253,7 +311,7 @@ def test_a_kind_of_change_longer_than_a_page_goes_on_pages_of_its_own_each_row_o
 
     def added(html: str) -> list[str]:
         section = re.search(r'<section aria-labelledby="added">(.*?)</section>', html, re.S).group(1)
-        return re.findall(r'<th scope="row"><a href="[^"]*">([^<]*)</a>', section)
+        return re.findall(r'<th scope="row"><a href="[^"]*" dir="auto">([^<]*)</a>', section)
 
     def pager(number: int, depth: str) -> str:
         CURRENT = ' aria-current="page"'

@@ -22,8 +22,9 @@ from benchmark_leaderboard.chart import (CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, P
 from benchmark_leaderboard.generator import report_page_url
 from benchmark_leaderboard.settings import DEFAULTS
 from benchmark_leaderboard.uncertainty import wilson
-from benchmark_leaderboard.view import percent
-from leaderboard_tools.runner import build, pelican_settings
+from benchmark_leaderboard.view import TEMPLATE_FILTERS
+from leaderboard_tools.build_settings import pelican_settings
+from leaderboard_tools.runner import build
 
 MARKS = DEFAULTS["LEADERBOARD_CHART_MARKS"]
 
@@ -114,8 +115,8 @@ def test_the_shades_cover_every_count_once_lightest_first_the_fullest_cell_darke
 EXPECTED_CHART = """<figure class="chart">
 <a class="skip-chart" href="#suite-golden-tables">Skip the chart</a>
 <svg class="tradeoff" viewBox="0 0 640 320" role="group" aria-labelledby="suite-golden-chart-title" aria-describedby="suite-golden-chart-desc">
-<title id="suite-golden-chart-title">Leakage against recall, golden</title>
-<desc id="suite-golden-chart-desc">3 rows. The frontier, 2 rows, each marked and linked to its report: OpenMed/a on cpu, OpenMed/b on cuda. \
+<title id="suite-golden-chart-title">Leakage against recall, \u2068golden\u2069</title>
+<desc id="suite-golden-chart-desc">3 rows. The frontier, 2 rows, each marked and linked to its report: \u2068OpenMed/a\u2069 on \u2068cpu\u2069, \u2068OpenMed/b\u2069 on \u2068cuda\u2069. \
 The other row is counted in a grid of cells shaded by how many rows each holds. The tables below list every row.</desc>
 <g class="grid" aria-hidden="true">
 <line x1="64.0" y1="12" x2="64.0" y2="272"/><text class="x-tick" x="64.0" y="288">0%</text>
@@ -137,11 +138,11 @@ The other row is counted in a grid of cells shaded by how many rows each holds. 
 <path class="step" d="M64.0 98.7H624.0V12.0" aria-hidden="true"/>
 <path class="bars" d="M64.0 98.7H624.0M64.0 12.0V272.0M84.3 12.0H624.0M624.0 12.0V272.0" aria-hidden="true"/>
 <g class="marks">
-<a href="./report/a.report.html" data-row="0" class="frontier"><title>OpenMed/a on cpu: leakage 0.00%, recall 90.00%, on the frontier</title><circle cx="64.0" cy="98.7" r="5"/></a>
-<a href="./report/b.report.html" data-row="1" class="frontier"><title>OpenMed/b on cuda: leakage 5.00%, recall 95.00%, on the frontier</title><circle cx="624.0" cy="12.0" r="5"/></a>
+<a href="./report/a.report.html" data-row="0" class="frontier"><title>\u2068OpenMed/a\u2069 on \u2068cpu\u2069: leakage 0.00%, recall 90.00%, on the frontier</title><circle cx="64.0" cy="98.7" r="5"/></a>
+<a href="./report/b.report.html" data-row="1" class="frontier"><title>\u2068OpenMed/b\u2069 on \u2068cuda\u2069: leakage 5.00%, recall 95.00%, on the frontier</title><circle cx="624.0" cy="12.0" r="5"/></a>
 </g>
 </svg>
-<figcaption>Each mark is a row of golden on the frontier and links to its report; the line joins them; each mark's bars span \
+<figcaption>Each mark is a row of <bdi>golden</bdi> on the frontier and links to its report; the line joins them; each mark's bars span \
 the 95% intervals of its leakage and recall (cut at the plot's edges). A row is on the frontier when \
 no other row of its suite is at least as good on both leakage and recall and better on one (marked <span class="badge frontier">frontier</span> in the tables). \
 The shaded cells hold the other rows, the stronger the shade the more rows:
@@ -187,7 +188,7 @@ def test_each_suite_marks_its_frontier_rows_linked_and_named_and_counts_the_othe
         for page, index, title in marks:
             row = rows[int(index)]
             assert page + ".json" == row["report_path"]
-            assert title.startswith(f"{row['model_name']} on {row['device']}: leakage ")
+            assert title.startswith(f"\u2068{row['model_name']}\u2069 on \u2068{row['device']}\u2069: leakage ")
         # ... and the tables mark the same rows "frontier".
         panel = html[html.index(f'<section class="panel" id="{anchor}"'):]
         panel = panel[:panel.index("</section>")]
@@ -234,7 +235,7 @@ def chart_html(chart, rows) -> str:
     """``chart.html`` for one suite, rendered as the site renders it (the project's Jinja options)."""
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT / "theme" / "templates")),
                                      **pelican_settings(SETTINGS, {})["JINJA_ENVIRONMENT"])
-    environment.filters["percent"] = percent
+    environment.filters.update(TEMPLATE_FILTERS)
     return environment.get_template("chart.html").render(chart=chart, rows=rows, suite=SimpleNamespace(name="suite-01"),
                                                           anchor="suite-01", SITEURL=".", report_page_url=report_page_url)
 
@@ -311,7 +312,7 @@ def test_a_charts_elements_and_bytes_are_bounded_whatever_its_rows(points):
     else:
         assert f"The frontier, {frontier_rows}, more than the chart marks one by one ({MARKS}), drawn as its line: " in html
         assert " Every row is counted in a grid of cells shaded by how many rows each holds." in html
-        assert f"The line is the frontier of suite-01 ({frontier_rows})." in html
+        assert f"The line is the frontier of <bdi>suite-01</bdi> ({frontier_rows})." in html
     assert ("<ul class=\"shades\">" in html) == bool(chart.gridded) == bool(chart.shades)
     size = len(html.encode("utf-8"))
     assert size <= FIXED_BYTES + RUN * len(runs) + len(chart.step) + (longest_mark + BAR_A_MARK) * len(chart.marks)

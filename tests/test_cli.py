@@ -214,6 +214,7 @@ def test_the_summary_counts_one_of_each_in_the_singular(archive, tmp_path):
     ("v3.1.0\nx", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\nx'"),
     ("v3.1.0\tx", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\tx'"),
     ("v3.1.0\u2028x", "build refused: --release-tag must be one line without control characters, not 'v3.1.0\\u2028x'"),
+    ("v3.1.0\u202ex", "build refused: --release-tag must not hold a bidirectional control, not 'v3.1.0\\u202ex'"),
 ])
 def test_a_release_tag_that_is_not_one_line_of_text_exits_2_with_one_line(tag, line, archive, tmp_path):
     reports = archive({"a.report.json": report(metadata={"release_tag": None})})

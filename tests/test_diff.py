@@ -44,6 +44,19 @@ def leaderboard(*rows: dict) -> dict:
     return document
 
 
+def twice(document: dict) -> dict:
+    """``document`` with its first row held a second time, its row_count and its suites agreeing:
+    a leaderboard only its rows contradict."""
+    document = json.loads(json.dumps(document))
+    first = document["rows"][0]
+    document["rows"].append(first)
+    [family] = [family for suite in document["suites"] for family in suite["families"] if first in family["rows"]]
+    family["rows"].append(first)
+    document["row_count"] += 1
+    assert validate.leaderboard_problems(document) == []
+    return document
+
+
 def write(path: Path, document: object) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -337,6 +350,15 @@ def test_the_core_takes_documents_and_keeps_the_identity_without_the_release_tag
      "diff: missing.json is neither a file, a folder nor a git ref (the working folder is not in a git repository)"),
     ("empty", "", None),
     ("broken.json", "{\"rows\": [", "diff: broken.json is not JSON: Expecting value at line 1 column 11"),
+    ("truncated.json", "{\"rows\": [{\"suite\": \"gold",
+     "diff: truncated.json is not JSON: Unterminated string starting at line 1 column 21"),
+    ("count.json", leaderboard(row(*A, 0.1, 0.9, 0.8), row(*B, 0.05, 0.85, 0.82)) | {"row_count": 99},
+     "diff: count.json contradicts itself: /row_count: is 99, but /rows holds 2 rows"),
+    ("twice.json", twice(leaderboard(row(*A, 0.1, 0.9, 0.8), row(*B, 0.05, 0.85, 0.82))),
+     "diff: twice.json contradicts itself: /rows/2: is a second row of the report golden/model-b-cpu.report.json (the "
+     "first is /rows/0): each report is one row"),
+    ("ungrouped.json", leaderboard(row(*A, 0.1, 0.9, 0.8)) | {"suites": leaderboard(row(*B, 0.05, 0.85, 0.82))["suites"]},
+     "diff: ungrouped.json contradicts itself: /suites: does not group the rows of /rows, each once"),
     ("latin.json", b"\xff{}", "diff: latin.json is not UTF-8 text"),
     ("nan.json", json.dumps(leaderboard(row(*A, 0.1, 0.9, 0.8)) | {"rows": [row(*A, float("nan"), 0.9, 0.8)]}),
      "diff: nan.json is not JSON: NaN is not a JSON number"),
@@ -373,6 +395,16 @@ def test_an_input_that_cannot_be_used_is_exit_2_with_one_line_and_nothing_else(t
     leaky = invoke_diff(tmp_path, "good.json", "leaky.json")
     assert (leaky.returncode, leaky.stdout, leaky.stderr) == (
         2, "", "diff: leaky.json is not a schema v1 leaderboard: /rows/0/leakage: must be at most 1\n")
+    # A leaderboard its own rows contradict is not compared: neither as it says nor as its rows are.
+    write(tmp_path / "count.json", OLD | {"row_count": 99})
+    write(tmp_path / "twice.json", twice(OLD))
+    count = invoke_diff(tmp_path, "count.json", "good.json")
+    assert (count.returncode, count.stdout, count.stderr) == (
+        2, "", "diff: count.json contradicts itself: /row_count: is 99, but /rows holds 3 rows\n")
+    held_twice = invoke_diff(tmp_path, "good.json", "twice.json")
+    assert (held_twice.returncode, held_twice.stdout, held_twice.stderr) == (
+        2, "", "diff: twice.json contradicts itself: /rows/3: is a second row of the report golden/model-b-cpu.report.json "
+               "(the first is /rows/0): each report is one row\n")
 
 
 def test_an_unknown_format_is_exit_2(pair):

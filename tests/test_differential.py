@@ -35,7 +35,8 @@ from core_support import build as build_leaderboard, leaderboard_bytes, report_c
 from benchmarks.make_archive import make_archive
 from benchmark_leaderboard.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildRefused
-from leaderboard_tools.runner import BuildError, build as render_site
+from leaderboard_tools.faults import BuildError
+from leaderboard_tools.runner import build as render_site
 
 pytestmark = pytest.mark.oracle
 

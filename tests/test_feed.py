@@ -22,8 +22,11 @@ from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
 from benchmark_leaderboard.changes import KIND, changes_page, compare
+from benchmark_leaderboard.display import isolate
 from benchmark_leaderboard.feed import FEED_PATH, LISTED, TAG, feed_bytes, release_entry
-from leaderboard_tools import release, runner
+from leaderboard_tools import release
+from leaderboard_tools.build_settings import pelican_settings
+from leaderboard_tools import runner
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
 FEED_URL = f"{SITE}/{FEED_PATH}"
@@ -42,7 +45,7 @@ def scored(name: str, tag: str, leakage: float, recall: float = 0.9, day: str = 
 
 
 # v1.0.0: a, b and d in golden. v1.1.0: a leaks more, b finds more, d is gone, c is new in clinical.
-# v1.2.0: c and b leak more, a leaks less, e is new; its latest run is a day of its own.
+# v1.2.0: c and b leak more, c recalls less, a leaks less, e is new; its latest run is a day of its own.
 ARCHIVES = {
     "v1.0.0": {"golden/a.report.json": scored("OpenMed/model-a", "v1.0.0", 0.10),
                "golden/b.report.json": scored("OpenMed/model-b", "v1.0.0", 0.05),
@@ -52,7 +55,7 @@ ARCHIVES = {
                "clinical/c.report.json": scored("OpenMed/model-c", "v1.1.0", 0.01, suite="clinical", device="cuda")},
     "v1.2.0": {"golden/a.report.json": scored("OpenMed/model-a", "v1.2.0", 0.08, day="2026-08-02"),
                "golden/b.report.json": scored("OpenMed/model-b", "v1.2.0", 0.06, 0.95),
-               "clinical/c.report.json": scored("OpenMed/model-c", "v1.2.0", 0.03, suite="clinical", device="cuda",
+               "clinical/c.report.json": scored("OpenMed/model-c", "v1.2.0", 0.03, 0.85, suite="clinical", device="cuda",
                                                 day="2026-08-09"),
                "golden/e.report.json": scored("OpenMed/model-e", "v1.2.0", 0.02)},
 }
@@ -118,7 +121,7 @@ def test_three_releases_give_three_entries_newest_first(branch):
     assert feed.bozo == 0, feed.get("bozo_exception")
     assert feed.version == "atom10"
     assert [entry.id for entry in feed.entries] == [f"{TAG}:releases/{tag}" for tag in reversed(TAGS)]
-    assert [entry.title.split(":")[0] for entry in feed.entries] == list(reversed(TAGS))
+    assert [entry.title.split(":")[0] for entry in feed.entries] == [isolate(tag) for tag in reversed(TAGS)]
     assert feed.feed.id == f"{TAG}:releases" and feed.feed.title == "OpenMed Benchmark Leaderboard: releases"
     assert [link.href for link in feed.feed.links] == [f"{SITE}/releases/index.html", FEED_URL]
     assert feed.feed.author == "OpenMed"
@@ -162,7 +165,7 @@ def test_each_entry_says_what_invoke_diff_says_between_the_same_releases(branch)
     for old, new in zip(TAGS, TAGS[1:]):
         entry = entries[new]
         summary = diff_of(branch, old, new, "text").splitlines()[-1].split(": ", 1)[1]
-        assert entry.find(f"{ATOM}title").text == f"{new}: {summary}"
+        assert entry.find(f"{ATOM}title").text == f"{isolate(new)}: {summary}"
         document = json.loads(diff_of(branch, old, new, "json"))
         rows = {(row["suite"], row["model_name"], row["device"]): row
                 for row in json.loads(branch.blob(f"releases/{new}/leaderboard.json"))["rows"]}
@@ -174,15 +177,40 @@ def test_each_entry_says_what_invoke_diff_says_between_the_same_releases(branch)
         assert expected and leaks_of(entry) == expected
         for _, link in expected:  # each link leads to a report page the release keeps
             assert branch.blob(link[len(SITE) + 1:]).startswith(b"<!doctype html>")
-    # The first release: nothing before it, every row of it added.
+    # The first release: nothing before it, said as such with its rows.
     first = json.loads(branch.blob("releases/v1.0.0/leaderboard.json"))
-    assert entries["v1.0.0"].find(f"{ATOM}title").text == f"v1.0.0: {len(first['rows'])} rows added"
+    assert entries["v1.0.0"].find(f"{ATOM}title").text == f"\u2068v1.0.0\u2069: the first release, {len(first['rows'])} rows"
     assert leaks_of(entries["v1.0.0"]) == []
     assert "No row leaks more than before." in entries["v1.0.0"].find(f"{ATOM}content").text
     # v1.2.0's words name the release it was compared with and the kind of change that stops one.
     content = entries["v1.2.0"].find(f"{ATOM}content").text
-    assert content.startswith(f"<p>Compared with v1.1.0: 3 rows then, 4 rows now. {summary[0].upper()}{summary[1:]}.</p>")
+    assert content.startswith(f"<p>Compared with <bdi>v1.1.0</bdi>: 3 rows then, 4 rows now. {summary[0].upper()}{summary[1:]}.</p>")
     assert f"<h2>{KIND['leaks_more'].title}</h2>\n<p>{KIND['leaks_more'].intro}</p>" in content
+
+
+def test_each_entry_tells_one_story_its_title_and_content_in_the_same_counts_words_and_capitals(branch):
+    """Read as a reader of the feed reads it: the title's counts are the content's, word for word."""
+    feed = feedparser.parse(branch.blob(FEED_PATH))
+    told = {}
+    for entry in feed.entries:
+        release_tag, said = entry.title.split(": ", 1)
+        release_tag = release_tag.strip("\u2068\u2069")  # the tag, isolated from the counts after it
+        paragraph = lxml_html.fragment_fromstring(entry.content[0].value, create_parent="div").find("p").text_content()
+        told[release_tag] = (said, paragraph)
+    # The first release: "the first release" and its rows, in both.
+    assert told["v1.0.0"] == ("the first release, 3 rows", "The first release of the leaderboard: 3 rows.")
+    # Each later one: the title's summary is the content's sentence, only its first letter a capital.
+    assert told["v1.1.0"] == ("1 row leaks more, 1 row added, 1 row removed, 1 improvement, 2 rank moves, 3 field changes",
+                              "Compared with v1.0.0: 3 rows then, 3 rows now. 1 row leaks more, 1 row added, "
+                              "1 row removed, 1 improvement, 2 rank moves, 3 field changes.")
+    said, paragraph = told["v1.2.0"]
+    assert "1 fall in recall or F1" in said
+    assert paragraph == f"Compared with v1.1.0: 3 rows then, 4 rows now. {said}."
+    for release_tag, (title, content) in told.items():  # every count of a title is in its content
+        assert re.findall(r"\d+ [a-z]+", title) == re.findall(r"\d+ [a-z]+", content.split(". ", 1)[-1]), release_tag
+    # The changes page of the same release says it in the same words.
+    changes = branch.blob("releases/v1.2.0/changes.html").decode("utf-8")
+    assert f" now. {said}.</p>" in changes
 
 
 def test_an_entry_is_dated_by_its_releases_latest_run_never_by_the_clock(branch):
@@ -217,9 +245,14 @@ def test_every_page_of_a_release_links_the_sites_feed(branch):
     pages = [name for name in git(branch.repository, "ls-tree", "-r", "--name-only", "gh-pages").split()
              if name.endswith(".html")]
     assert len(pages) > 30 and "releases/index.html" in pages and "releases/v1.2.0/changes.html" in pages
+    # Seen, not only in the head: each such page links it in its footer, beside every release.
+    follow = (f'<p class="follow"><a href="{FEED_URL}" type="application/atom+xml">Follow releases (Atom)</a> · '
+              f'<a href="{SITE}/releases/index.html">every release</a> · ').encode()
     for name in pages:
-        head = branch.blob(name).split(b"</head>")[0]
+        head, body = branch.blob(name).split(b"</head>")
         assert head.count(b"application/atom+xml") == 1 and link in head, name
+        footer = body[body.index(b'<footer class="site-footer">'):]
+        assert body.count(b"Follow releases (Atom)") == 1 and follow in footer, name
 
 
 def test_the_roots_feed_is_verified_from_the_kept_releases_and_covered_by_its_checksums(branch):
@@ -231,7 +264,9 @@ def test_the_roots_feed_is_verified_from_the_kept_releases_and_covered_by_its_ch
     assert FEED_PATH in json.loads((clone / release.MARKER).read_text(encoding="utf-8"))["files"]
     verified = branch.verify("v1.2.0", clone)
     assert (verified.returncode, verified.stdout) == (0, ""), verified.stderr
-    assert f"verify: the root's feed lists the 3 releases kept in {clone}/releases" in verified.stderr.splitlines()
+    # model-d, dropped by v1.1.0, keeps its badge at the root (tests/test_badges.py).
+    assert (f"verify: the root's feed lists the 3 releases kept in {clone}/releases; it keeps 1 badge of a model "
+            "not in v1.2.0") in verified.stderr.splitlines()
     kept = branch.verify("v1.1.0", clone / "releases" / "v1.1.0")
     assert kept.returncode == 0, kept.stderr
     # The root's feed depends on the kept releases: another previous leaderboard kept by v1.2.0 is another feed.
@@ -264,7 +299,7 @@ def test_a_plain_build_writes_a_feed_only_when_it_has_a_previous_leaderboard(tmp
     assert SCHEMA.validate(feed) and schematron_rules_hold(feed)
     (entry,) = feed.findall(f"{ATOM}entry")
     # A build given no release tag (its reports carry their own) is "this build", as on its changes page.
-    assert entry.find(f"{ATOM}title").text == ("this build: 1 row leaks more, 1 row added, 1 row removed, 1 improvement, "
+    assert entry.find(f"{ATOM}title").text == ("\u2068this build\u2069: 1 row leaks more, 1 row added, 1 row removed, 1 improvement, "
                                                "2 rank moves, 3 field changes")
     assert entry.find(f"{ATOM}id").text == f"{TAG}:build"
     # Under the build's SITEURL (the canonical address), its pages linking it relatively.
@@ -272,6 +307,12 @@ def test_a_plain_build_writes_a_feed_only_when_it_has_a_previous_leaderboard(tmp
     assert b'type="application/atom+xml" title="OpenMed Benchmark Leaderboard: releases" href="./feeds/releases.atom.xml">' \
         in (after / "index.html").read_bytes()
     assert b'href="../../feeds/releases.atom.xml">' in (after / "report" / "golden" / "a.report.html").read_bytes()
+    # Every page that links it in its head links it where a reader sees it; a build without a feed, nowhere.
+    for page in after.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        href = re.search(r'<link rel="alternate" type="application/atom\+xml" [^>]*href="([^"]+)">', html).group(1)
+        assert f'<a href="{href}" type="application/atom+xml">Follow releases (Atom)</a>' in html, page
+    assert not any(b"Follow releases" in page.read_bytes() for page in before.rglob("*.html"))
     assert FEED_PATH in json.loads((after / release.MARKER).read_text(encoding="utf-8"))["files"]
 
 
@@ -312,7 +353,7 @@ def entry_of(old: list[dict], new: list[dict]):
 
 
 def template():
-    return release.theme_environment(runner.pelican_settings(str(ROOT / "publishconf.py"), {})).get_template("feed_entry.html")
+    return release.theme_environment(pelican_settings(str(ROOT / "publishconf.py"), {})).get_template("feed_entry.html")
 
 
 def test_an_entry_lists_the_first_rows_that_leak_more_and_counts_the_others():
@@ -320,7 +361,7 @@ def test_an_entry_lists_the_first_rows_that_leak_more_and_counts_the_others():
     new = [row(f"m{number:03d}", 0.2) for number in range(LISTED + 7)]
     entry = entry_of(old, new)
     assert entry.leaks_more == LISTED + 7 and len(entry.leaks) == LISTED
-    assert entry.title == f"v2.0.0: {LISTED + 7} rows leak more"
+    assert entry.title == f"\u2068v2.0.0\u2069: {LISTED + 7} rows leak more"
     data = feed_bytes([entry], template(), site_name="S", feed_id=f"{TAG}:test", link=SITE, feed_url=FEED_URL)
     (content,) = [element.find(f"{ATOM}content").text for element in entries_of(data)]
     assert content.count("<li>") == LISTED and "<p>And 7 more on the changes page.</p>" in content
@@ -331,7 +372,7 @@ def test_text_xml_cannot_hold_is_shown_as_a_replacement_character():
     entry = entry_of([row("a\x01b", 0.1)], [row("a\x01b", 0.2)])
     data = feed_bytes([entry], template(), site_name="S", feed_id=f"{TAG}:test", link=SITE, feed_url=FEED_URL)
     assert SCHEMA.validate(parsed(data))
-    assert "a\ufffdb</a> on golden (cpu)" in entries_of(data)[0].find(f"{ATOM}content").text
+    assert "a\ufffdb</a> on <bdi>golden</bdi> (<bdi>cpu</bdi>)" in entries_of(data)[0].find(f"{ATOM}content").text
 
 
 def test_a_feed_of_no_release_is_refused_rather_than_dated_by_the_clock():

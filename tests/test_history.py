@@ -33,8 +33,9 @@ def test_the_sparkline_spans_its_box_least_leakage_at_the_bottom():
             for entry in history.entries] == [("v1.0.0", "10.00", "90.00", "80.00", False),
                                               ("v1.1.0", "30.00", "90.00", "80.00", True),
                                               ("v1.2.0", "20.00", "90.00", "80.00", False)]
-    assert history.label == ("Leakage by release, from 10.00% in v1.0.0 to 20.00% in v1.2.0: "
-                             "v1.0.0 10.00%, v1.1.0 30.00%, v1.2.0 20.00%")
+    # Each release tag isolated from the figures beside it (U+2068 ... U+2069).
+    assert history.label == ("Leakage by release, from 10.00% in \u2068v1.0.0\u2069 to 20.00% in \u2068v1.2.0\u2069: "
+                             "\u2068v1.0.0\u2069 10.00%, \u2068v1.1.0\u2069 30.00%, \u2068v1.2.0\u2069 20.00%")
 
 
 def test_equal_leakage_is_a_flat_line_at_mid_height_with_fixed_precision():
@@ -92,11 +93,13 @@ def test_a_report_page_shows_its_model_in_every_release_with_a_sparkline(three_r
 
     low, high = min(r["leakage"] for r in mine), max(r["leakage"] for r in mine)
     points = [(3 + 114 * n / 2, 3 + 26 * (1 - (r["leakage"] - low) / (high - low))) for n, r in enumerate(mine)]
-    label = (f"Leakage by release, from {percent(mine[0]['leakage'])}% in v3.0.0 to {percent(mine[2]['leakage'])}% in "
-             "v3.2.0: " + ", ".join(f"{r['release_tag']} {percent(r['leakage'])}%" for r in mine))
+    label = (f"Leakage by release, from {percent(mine[0]['leakage'])}% in \u2068v3.0.0\u2069 to "
+             f"{percent(mine[2]['leakage'])}% in \u2068v3.2.0\u2069: "
+             + ", ".join(f"\u2068{r['release_tag']}\u2069 {percent(r['leakage'])}%" for r in mine))
     link = "../../../../report/{}/suite-02/PII/000001.report.html"
     expected = (
-        f"<p>{model} on suite-02 ({current['device']}) in every release of the archive, in version order.</p>\n"
+        f"<p><bdi>{model}</bdi> on <bdi>suite-02</bdi> (<bdi>{current['device']}</bdi>) in every release of the archive, "
+        "in version order.</p>\n"
         f'<svg class="sparkline" viewBox="0 0 120 32" width="120" height="32" role="img" aria-label="{label}">\n'
         f"<title>{label}</title>\n"
         f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" fill="none" stroke="currentColor" '

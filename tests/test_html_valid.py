@@ -18,7 +18,8 @@ import pytest
 from conftest import HASH, ROOT, report, write_archive
 
 from leaderboard_tools import release
-from leaderboard_tools.runner import build, pelican_settings
+from leaderboard_tools.build_settings import pelican_settings
+from leaderboard_tools.runner import build
 
 VNU = ROOT / ".node" / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 PUBLISH = str(ROOT / "publishconf.py")

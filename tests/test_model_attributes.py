@@ -89,10 +89,10 @@ def test_without_a_manifest_no_page_shows_attributes_and_nothing_fails(tmp_path)
 
 def test_attributes_that_are_null_empty_or_not_a_count_are_left_out():
     odd = {"param_count": "44M", "license": "  ", "base_model": None, "task": 7, "released": "2026-01-02"}
-    assert model_attributes(odd) == [("Task", "task", "7"), ("Released", "released", "2026-01-02")]
+    assert model_attributes(odd) == [("Task", "task", 7, "7"), ("Released", "released", "2026-01-02", "2026-01-02")]
     for count in (True, -5, 0, float("nan"), float("inf"), [44]):
         assert model_attributes({"param_count": count}) == []
-    assert model_attributes({"param_count": 2.5e9}) == [("Parameters", "param_count", "2.5B (2500000000.0)")]
+    assert model_attributes({"param_count": 2.5e9}) == [("Parameters", "param_count", 2.5e9, "2.5B (2500000000.0)")]
     assert model_attributes(None) == [] and model_attributes({}) == []
 
 
@@ -147,7 +147,7 @@ def test_the_thin_evidence_threshold_is_a_setting(tmp_path):
 
 
 def test_a_setting_that_is_not_a_whole_number_stops_the_build_with_one_line(tmp_path):
-    from leaderboard_tools.runner import BuildError
+    from leaderboard_tools.faults import BuildError
 
     with pytest.raises(BuildError) as error:
         render(tmp_path, {"a.report.json": report()}, LEADERBOARD_PAGE_ROWS=0)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import HASH, SETTINGS, UPSTREAM, report
 
-from leaderboard_tools.runner import build as render_build, render_into
+from leaderboard_tools.pelican_run import render_into
+from leaderboard_tools.runner import build as render_build
 from core_support import build, published, write_manifest
 
 OTHER_HASH = "sha256:" + "0123456789abcdef" * 4

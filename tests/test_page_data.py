@@ -7,12 +7,14 @@ import json
 import re
 import subprocess
 import sys
+from collections import namedtuple
 from urllib.parse import quote
 
 import pytest
 
 from conftest import HASH, SETTINGS, report
 
+from benchmark_leaderboard.display import rounded, table_decimals
 from benchmark_leaderboard.publish import embedded, unpacked
 from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
@@ -23,7 +25,7 @@ from benchmark_leaderboard.view import percent
 
 PREFIX, SUFFIX = "window.leaderboardData = ", ";\n"
 # What the data file carries beyond the published fields, per row.
-EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size", *FIGURES)
+EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size", "leakage_decimals", "recall_decimals", "f1_decimals", *FIGURES)
 
 
 def page_data(site) -> dict:
@@ -111,7 +113,7 @@ def test_a_percentage_is_written_from_its_own_fraction_whatever_came_before():
         "0.00", "-0.00", "0.00", "-0.00", "50.00", "100.00", "50.00"]
 
 
-def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_copy(archive, tmp_path):
+def test_rows_are_terse_and_show_rounded_percentages_isolated_names_the_short_hash_and_the_json_copy(archive, tmp_path):
     reports = archive({"s/a.report.json": report(metrics={"leakage": {"overall": 0.07313}, "exact_span_f1": {"recall": 0.5, "f1": 0.25}})})
     build(SETTINGS, str(tmp_path / "site"), reports_dir=str(reports), progress=lambda message: None)
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
@@ -120,16 +122,18 @@ def test_rows_are_terse_and_show_exact_percentages_the_short_hash_and_the_json_c
     family = panel[panel.index('<div class="family" data-family>'):]
     body = family[family.index("<tbody>") + len("<tbody>\n"):family.index("</tbody>")]
     # The compare box (hidden by nojs.css where the script does not run), the rank and its range, the
-    # model (on its suite's frontier: it is the only row), its leakage and the leakage's 95% interval
+    # model (on its suite's frontier: it is the only row; isolated, as every name), its leakage with
+    # two decimals (7.313 is 7.31: the report page writes it whole) and the leakage's 95% interval
     # (on 3 fixtures, its bounds rounded outward), its fixtures (3: thin evidence), its size
     # (unknown: empty) and the hash's first 12 digits (the report page shows it whole).
     assert body == ('<tr data-row="0"><td><input type="checkbox" data-compare="0" aria-label="Compare OpenMed/model-a on cpu">'
-                    '<td>1 <span class="range">(1–1)</span><th><a href="./report/s/a.report.html">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
-                    '<td>cpu<td>7.313 <span class="range">(0.37–62.19)</span><td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
-                    '<td><td>v1.0.0<td>2026-06-14<td>' + HASH.partition(":")[2][:12] + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
+                    '<td>1 <span class="range">(1–1)</span><th><a href="./report/s/a.report.html" dir="auto">OpenMed/model-a</a> <span class="badge frontier">frontier</span>'
+                    '<td><bdi>cpu</bdi><td>7.31 <span class="range">(0.37–62.19)</span><td>50.00<td>25.00<td>3 <span class="badge thin">thin<span class="visually-hidden"> evidence</span></span>'
+                    '<td><td><bdi>v1.0.0</bdi><td>2026-06-14<td>' + HASH.partition(":")[2][:12] + '<td><a href="./reports/s/a.report.json">JSON</a>\n')
     # The suite's best rows, first in its panel: the same row, with its family after the model.
-    assert top == body.replace("</span><td>cpu<td>", "</span><td>PII<td>cpu<td>")
-    assert HASH in (tmp_path / "site" / "report" / "s" / "a.report.html").read_text(encoding="utf-8")
+    assert top == body.replace("</span><td><bdi>cpu</bdi><td>", "</span><td><bdi>PII</bdi><td><bdi>cpu</bdi><td>")
+    page = (tmp_path / "site" / "report" / "s" / "a.report.html").read_text(encoding="utf-8")
+    assert "7.313" in page and HASH in page
 
 
 # What a suite's chart may cost, raw and gzip-compressed, whatever its rows: its frame, a mark a
@@ -220,3 +224,25 @@ def _leaves(value, prefix=""):
         name = f"{prefix}.{key}" if prefix else key
         found.update(_leaves(item, name) if isinstance(item, dict) and item else {name: item})
     return found
+
+
+@pytest.mark.parametrize("fraction, decimals, shown", [
+    (1 / 7, 2, "14.29"), (1 / 9, 2, "11.11"), (1 / 11, 2, "9.09"), (1 / 7, 4, "14.2857"), (0.5, 2, "50.00"),
+    (1, 2, "100.00"), (0.00125, 2, "0.12"), (0.00135, 2, "0.14"), (-0.0, 2, "-0.00"), (0.0, 2, "0.00"), (0.999999, 2, "100.00"),
+])
+def test_a_table_rounds_a_percentage_half_to_even_on_the_value_as_written(fraction, decimals, shown):
+    assert rounded(fraction, decimals) == shown
+
+
+def test_rows_the_ranking_separates_get_the_decimals_that_tell_them_apart_up_to_four():
+    row = namedtuple("row", "leakage recall")
+    rows = [row(0.1, 0.9),                                       # 10.00: apart from its neighbours
+            row(1 / 7, 0.9), row(1 / 7 + 1e-9, 0.4),             # 14.29, apart only beyond four decimals
+            row(0.142863, 0.5),                                  # 14.29 too: 14.2857, 14.2857, 14.2863
+            row(0.2, 0.95 + 1e-6), row(0.2, 0.95), row(0.2, 0.9),  # equal leakage; recalls 95.00, 95.00, 90.00
+            row(0.3, 0.5)]
+    leakage, recall = table_decimals(rows, [range(len(rows))])
+    assert leakage == {1: 4, 2: 4, 3: 4} and recall == {4: 4, 5: 4}
+    assert [rounded(rows[i].leakage, leakage.get(i, 2)) for i in range(4)] == ["10.00", "14.2857", "14.2857", "14.2863"]
+    # Each suite is its own ranking: the same values in two suites of one row each read at two decimals.
+    assert table_decimals(rows[1:3], [[0], [1]]) == ({}, {})

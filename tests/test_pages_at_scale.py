@@ -201,7 +201,7 @@ def test_at_100000_reports_no_html_file_exceeds_10_mb(paged, tmp_path):
 
 
 def test_the_best_rows_are_a_setting_of_one_to_twenty_rows(tmp_path):
-    from leaderboard_tools.runner import BuildError
+    from leaderboard_tools.faults import BuildError
 
     site = render(tmp_path / "two", 60, LEADERBOARD_TOP_ROWS=2)
     leaderboard = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))

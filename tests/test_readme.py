@@ -29,6 +29,8 @@ from tasks_support import RunningTask, git
 from test_diff import NEW, OLD, write
 
 from benchmark_leaderboard import exits
+from benchmark_leaderboard.columns import HASH_SHOWN
+from benchmark_leaderboard.display import DECIMALS, MOST_DECIMALS, rounded
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -395,14 +397,15 @@ def render(tmp_path_factory) -> Render:
     root = tmp_path_factory.mktemp("render")
     before, after = archive_of_sixty(root)
 
-    def publish(reports: Path, output: str, *more: str) -> str:
-        result = invoke("publish", "--release-tag", "v1.0.0", "--reports-dir", str(reports), "--manifest",
+    def publish(reports: Path, output: str, tag: str, *more: str) -> str:
+        result = invoke("publish", "--release-tag", tag, "--reports-dir", str(reports), "--manifest",
                         str(root / "none.jsonl"), "--output-dir", output, *more, cwd=root)
         assert result.returncode == 0, result.stderr
         return result.stderr.splitlines()[-1]
 
-    publish(before, "old")
-    return rendered_twice(root, lambda output: publish(after, output, "--previous", "old"))
+    # The archive's reports carry v1.0.0: the next release, v1.1.0, is compared with its render.
+    publish(before, "old", "v1.0.0")
+    return rendered_twice(root, lambda output: publish(after, output, "v1.1.0", "--previous", "old"))
 
 
 @pytest.fixture(scope="module")
@@ -478,6 +481,21 @@ def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_rea
                                         f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
 
 
+def test_the_bundled_archives_counts_are_what_its_first_build_and_rebuild_say(tmp_path):
+    """The counts the README shows are read from a real build of the bundled archive (as `make build`
+    makes it: its release tag, the Makefile's), first into a new folder, then again into it."""
+    said = []
+    for _ in range(2):
+        result = invoke("build", "--release-tag", "v3.1.0", "--output-dir", str(tmp_path / "site"))
+        assert result.returncode == 0, result.stderr
+        said.append(re.sub(r" in \d+\.\d+ s$", "", result.stderr.splitlines()[-1]))
+    text = section("What a build writes")
+    [first] = [code for code in code_in(text) if code.endswith(" files written")]
+    [rebuild] = [code for code in code_in(text) if code.startswith("leaderboard: ")]
+    assert said[0].endswith(", " + first)
+    assert said[1] == re.sub(r" in \d+\.\d+ s$", "", rebuild)
+
+
 def test_a_familys_folder_is_its_position_in_its_suite(render):
     assert (render.folder / "suite" / "suite-golden" / "1" / "2.html").is_file()
     assert "`<family>` is the family's position in its suite (1 for the first)" in README
@@ -516,7 +534,7 @@ def test_the_index_links_the_pages_of_each_family_not_shown_whole_as_the_readme_
     index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
     linked = {}
     for number, (family, count) in enumerate(families, start=1):
-        block = index[index.index(f"<h3>{family}</h3>"):]
+        block = index[index.index(f"<h3><bdi>{family}</bdi></h3>"):]
         block = block[:block.index("<h3>", 4)] if "<h3>" in block[4:] else block
         shown = len(re.findall(r'href="[^"]*report/golden/[^"]*\.report\.html"', block))
         linked[family] = (shown, f'/suite/suite-golden/{number}/1.html"' in block)
@@ -590,3 +608,19 @@ def test_the_frontiers_words_are_the_same_on_the_page(tmp_path):
     result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert words in (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_ranking_page_says_what_the_tables_show_of_a_hash_and_a_percentage(tmp_path):
+    # A table shows HASH_SHOWN digits of the hash and rounds a percentage (display): the page says so.
+    write_archive(tmp_path / "reports", {"golden/a.report.json": report(metrics={"leakage": {"overall": 1 / 7}})})
+    result = invoke("build", "--reports-dir", "reports", "--manifest", "none.jsonl", "--output-dir", "output", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ranking = " ".join(re.sub(r"<[^>]+>", "", (tmp_path / "output" / "ranking.html").read_text(encoding="utf-8")).split())
+    index = (tmp_path / "output" / "index.html").read_text(encoding="utf-8")
+    (said,) = re.findall(r"The hash column shows the first (\d+) hex digits", ranking)
+    assert int(said) == HASH_SHOWN and "whole reproducibility hash" not in ranking
+    digest = report()["metadata"]["reproducibility_hash"].partition(":")[2]
+    assert f"<td>{digest[:HASH_SHOWN]}<td>" in index and digest[:HASH_SHOWN + 1] not in index
+    assert f"1/7 is {rounded(1 / 7)}" in ranking and f"{rounded(1 / 7)} <span" in index
+    assert "rounded to two decimals" in ranking and DECIMALS == 2
+    assert f"up to four ({rounded(1 / 7, MOST_DECIMALS)}" in ranking and MOST_DECIMALS == 4

@@ -19,7 +19,8 @@ from conftest import ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
 from benchmark_leaderboard.feed import FEED_PATH
-from leaderboard_tools import release, runner
+from leaderboard_tools import release
+from leaderboard_tools.build_settings import pelican_settings
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"
 IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",
@@ -198,7 +199,7 @@ def test_the_release_list_is_newest_first_by_version_with_runs_rows_and_changes(
 def test_the_list_orders_pre_releases_before_their_release():
     summaries = [release.ReleaseSummary(tag, "2026-01-01", 1, False)
                  for tag in ("v1.9.0", "v1.10.0", "v2.0.0-beta", "v1.10.0-rc.1", "v2.0.0-beta.2")]
-    html = release.release_list_page(summaries, runner.pelican_settings(str(ROOT / "publishconf.py"), {})).decode("utf-8")
+    html = release.release_list_page(summaries, pelican_settings(str(ROOT / "publishconf.py"), {})).decode("utf-8")
     assert re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', html) == [
         "v2.0.0-beta.2", "v2.0.0-beta", "v1.10.0", "v1.10.0-rc.1", "v1.9.0"]
     assert html.count('<span class="badge">latest</span>') == 1 and "v2.0.0-beta.2</a> <span" in html
@@ -238,12 +239,28 @@ def test_latest_release_names_the_highest_version_a_ref_keeps(pages, tmp_path):
     assert latest(pages.repository, "latest-release", "gh-pages").stdout == "v1.1.0\n"
     assert latest(pages.repository, "latest-release", pages.commits["v1.0.0"]).stdout == "v1.0.0\n"
     assert latest(tmp_path, "latest-release", "gh-pages", "--repo", str(pages.repository)).stdout == "v1.1.0\n"
-    # A branch not published yet, or a ref that keeps no release: nothing, and no failure.
-    for ref in ("no-such-branch", "master"):
-        result = latest(pages.repository, "latest-release", ref)
+    # The release a new one is compared with: the highest kept strictly before it.
+    assert latest(pages.repository, "latest-release", "gh-pages", "--before", "v1.1.0").stdout == "v1.0.1\n"
+    assert latest(pages.repository, "latest-release", "gh-pages", "--before", "v1.2.0").stdout == "v1.1.0\n"
+    # A ref that keeps no release, or none before the tag: nothing, and no failure.
+    for args in (("master",), ("gh-pages", "--before", "v1.0.0")):
+        result = latest(pages.repository, "latest-release", *args)
         assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    # A branch not published yet does not exist: one line, exit 2, never an empty answer.
+    missing = latest(pages.repository, "latest-release", "nosuch")
+    assert (missing.returncode, missing.stdout, missing.stderr) == (
+        2, "", "latest-release: nosuch is no branch, tag or commit of . (a branch not published yet does not exist)\n")
     outside = latest(tmp_path, "latest-release", "gh-pages")
     assert (outside.returncode, outside.stdout, outside.stderr) == (2, "", "latest-release: . is not a git repository\n")
     usage = latest(pages.repository, "latest")
     assert (usage.returncode, usage.stderr) == (
-        2, "usage: python -m leaderboard_tools.pages_branch latest-release REF [--repo PATH]\n")
+        2, "usage: python -m leaderboard_tools.pages_branch latest-release REF [--before TAG] [--repo PATH]\n")
+    not_a_tag = latest(pages.repository, "latest-release", "gh-pages", "--before", "latest")
+    assert (not_a_tag.returncode, not_a_tag.stdout, not_a_tag.stderr) == (
+        2, "", "latest-release: --before 'latest' is not a release tag (vMAJOR.MINOR.PATCH)\n")
+    # Its help says what empty output means and what a missing branch is.
+    helped = latest(pages.repository, "--help")
+    assert helped.returncode == 0 and helped.stderr == ""
+    assert "Empty output, exit 0: REF exists and keeps no such release" in " ".join(helped.stdout.split())
+    assert "A REF that does not exist (a branch not published yet) is an error: one line, exit 2" in \
+        " ".join(helped.stdout.split())

@@ -23,7 +23,7 @@ from conftest import ROOT, report, run_invoke, write_archive
 from benchmark_leaderboard.output import MARKER, marker_bytes
 from benchmarks.make_archive import make_archive
 from core_support import leftovers, tree_digest
-from leaderboard_tools import exits, runner
+from leaderboard_tools import exchange, exits
 
 TAG = "v3.1.0"
 INVOKE = str(Path(sys.executable).parent / "invoke")
@@ -163,7 +163,7 @@ def test_a_build_waits_for_the_output_s_lock_then_stops_with_one_line(archive, t
             stop(process)
     busy = f"another build is writing {output}; try again when it is done"
     assert outcomes == [(exits.UNUSABLE, [busy])] * 2
-    assert waited >= runner.LOCK_WAIT_SECONDS
+    assert waited >= exchange.LOCK_WAIT_SECONDS
     assert tree_digest(output) == before
     assert run_invoke(*build_args(reports, output)).returncode == 0  # once the lock is free
 
@@ -268,7 +268,7 @@ def test_a_move_into_a_mount_point_killed_while_the_old_render_went_out_is_undon
     render_files(target, {"index.html": "old index"})  # the old marker goes out last: it is still here
     write_archive(target / ".leaderboard-old-0123456789ab", {"reports/x.report.json": "old x"})
     render_files(target / ".leaderboard-staging-0123456789ab", NEW)
-    runner.recover_inside(str(target))
+    exchange.recover_inside(str(target))
     assert files_of(target) == {**OLD, MARKER: "marker"}
 
 
@@ -277,7 +277,7 @@ def test_a_move_into_a_mount_point_killed_while_the_new_render_came_in_is_finish
     render_files(target, {"index.html": "new index"})  # the new marker comes in first
     render_files(target / ".leaderboard-old-0123456789ab", OLD)
     write_archive(target / ".leaderboard-staging-0123456789ab", {"reports/y.report.json": "new y", "report/y.html": "new page"})
-    runner.recover_inside(str(target))
+    exchange.recover_inside(str(target))
     assert files_of(target) == {**NEW, MARKER: "marker"}
 
 
@@ -285,17 +285,17 @@ def test_a_staging_folder_of_a_render_killed_before_any_move_is_removed(tmp_path
     target = tmp_path / "volume"
     render_files(target, OLD)
     write_archive(target / ".leaderboard-staging-0123456789ab", {"index.html": "half a render"})
-    runner.recover_inside(str(target))
+    exchange.recover_inside(str(target))
     assert files_of(target) == {**OLD, MARKER: "marker"}
 
 
 @pytest.mark.parametrize("exchange_supported", [True, False], ids=["renameat2", "two renames"])
 def test_the_exchange_swaps_two_folders(tmp_path, monkeypatch, exchange_supported):
     if not exchange_supported:
-        monkeypatch.setattr(runner, "_renameat2", None)
+        monkeypatch.setattr(exchange, "_renameat2", lambda: None)
     write_archive(tmp_path / "staging", {"new.txt": "new"})
     write_archive(tmp_path / "site", {"old.txt": "old"})
-    runner.exchange(str(tmp_path / "staging"), str(tmp_path / "site"))
+    exchange.exchange(str(tmp_path / "staging"), str(tmp_path / "site"))
     assert files_of(tmp_path / "site") == {"new.txt": "new"}
     assert files_of(tmp_path / "staging") == {"old.txt": "old"}
     assert sorted(os.listdir(tmp_path)) == ["site", "staging"]
@@ -306,9 +306,22 @@ def test_removing_a_tree_removes_all_of_it_and_nothing_it_links_to(tmp_path):
     old = write_archive(tmp_path / "old", {f"f{index % 7}/{index}.html": "x" for index in range(50)})
     (old / "linked-folder").symlink_to(outside, target_is_directory=True)
     (old / "f0" / "linked-file").symlink_to(outside / "keep.txt")
-    runner.remove_tree(str(old))
-    runner.remove_tree(str(old))  # already gone: no error
+    exchange.remove_tree(str(old))
+    exchange.remove_tree(str(old))  # already gone: no error
     assert not old.exists() and (outside / "keep.txt").read_text(encoding="utf-8") == "kept"
+
+
+def test_importing_the_tooling_runs_nothing():
+    # Only a build registers what runs at exit (gc.freeze, at its first render) and looks up libc's
+    # renameat2 (at its first exchange): importing any module of leaderboard_tools does neither.
+    code = ("import atexit, pkgutil, importlib, benchmark_leaderboard, leaderboard_tools\n"
+            "before = atexit._ncallbacks()\n"
+            "for module in pkgutil.iter_modules(leaderboard_tools.__path__):\n"
+            "    importlib.import_module('leaderboard_tools.' + module.name)\n"
+            "from leaderboard_tools import exchange\n"
+            "print(atexit._ncallbacks() - before, exchange._renameat2.cache_info().currsize)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["0", "0"]
 
 
 # --- one line, never a traceback ------------------------------------------------------------------

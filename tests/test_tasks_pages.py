@@ -90,6 +90,9 @@ def test_one_commit_per_release_naming_its_tag(tmp_path, archive, repository):
     assert git(repository, "rev-list", "--parents", "-n", "1", "gh-pages").split()[1] == \
         git(repository, "rev-parse", "gh-pages~1").strip()
     files = branch_files(repository, "gh-pages")
+    # The root is the new release, and keeps the badge of model-a, which it no longer has, saying so.
+    dropped = files.pop("badge/suite-golden/OpenMed/model-a.svg")
+    assert b">not in v1.1.0-rc.1 \xc2\xb7 10.00% \xc2\xb7 #2 (1\xe2\x80\x932) of 2 \xc2\xb7 v1.0.0</text>" in dropped
     assert root_of(files) == tree_bytes(publish(tmp_path, reports, "v1.1.0-rc.1"))
     assert b"OpenMed/model-c" in files["leaderboard.json"] and "SHA256SUMS" in files and ".nojekyll" in files
 
@@ -242,3 +245,26 @@ def test_another_release_of_the_same_archive_is_a_new_commit(archive, repository
         "Publish the benchmark leaderboard v9.9.9", "Publish the benchmark leaderboard v1.0.0"]
     marker = json.loads(branch_files(repository, "gh-pages")[release.MARKER])
     assert (marker["generator"], marker["release_tag"]) == ("openmed-benchmark-leaderboard", "v9.9.9")
+
+
+def test_a_bare_repository_receives_the_branch_as_any_other(tmp_path, archive):
+    """A push mirror or a server's copy has no work tree: the branch is made with git's plumbing and a
+    temporary index alone, the same commits as in a repository with one."""
+    reports = archive(small_archive())
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "--quiet", "--bare", str(bare))
+    first = gh_pages(tmp_path, reports, "v1.0.0", "--repo", str(bare))
+    assert first.returncode == 0, first.stderr
+    second = gh_pages(tmp_path, reports, "v1.1.0", "--repo", str(bare), "--previous", "gh-pages:releases/v1.0.0")
+    assert second.returncode == 0, second.stderr
+    assert second.stderr.splitlines()[-1] == (
+        f"gh-pages is now {git(bare, 'rev-parse', 'gh-pages')[:12]}: v1.1.0 kept at releases/v1.1.0/, the root holds "
+        "v1.1.0, 2 releases in releases/index.html")
+    assert git(bare, "ls-tree", "--name-only", "gh-pages", "releases/").split() == [
+        "releases/index.html", "releases/v1.0.0", "releases/v1.1.0"]
+    # What it holds is the release as published elsewhere, and a clone of it verifies.
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(bare), str(clone))
+    assert tree_bytes(clone / "releases" / "v1.0.0") == tree_bytes(publish(tmp_path, reports, "v1.0.0"))
+    verified = verify(tmp_path, reports, clone / "releases" / "v1.1.0", "v1.1.0")
+    assert verified.returncode == 0, verified.stderr

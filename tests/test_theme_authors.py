@@ -34,7 +34,12 @@ REPORT_ADDITIONS = """{% block content %}
 <p class="t-title">{{ page.title }}</p>
 <p class="t-date">{{ page.date.year }}</p>
 {% if page.mlx_mark %}<p class="t-mlx">MLX</p>{% endif %}
+{% macro shout(text) %}{{ text|upper }}!{% endmacro %}<p class="t-macro">{{ shout(row.device) }}</p>
+{% include "t_part.html" %}
 """
+# A template of the author's own that the override includes: it sees the page's variables.
+PART = '<p class="t-include">{{ row.report_path }} {{ page.save_as }}</p>\n'
+
 HEAD_ADDITION = '<meta name="t-output" content="{{ output_file }}">\n'
 
 # A plugin as plugin authors write them: it marks a page in content_object_init from the page's
@@ -85,6 +90,7 @@ def override_folder(tmp_path: Path) -> Path:
     report = (ROOT / "theme" / "templates" / "report.html").read_text(encoding="utf-8")
     assert report.count("{% block content %}\n") == 1
     (folder / "report.html").write_text(report.replace("{% block content %}\n", REPORT_ADDITIONS), encoding="utf-8")
+    (folder / "t_part.html").write_text(PART, encoding="utf-8")
     head = (ROOT / "theme" / "templates" / "site_head.html").read_text(encoding="utf-8")
     (folder / "site_head.html").write_text(head + HEAD_ADDITION, encoding="utf-8")
     return folder
@@ -139,6 +145,8 @@ def test_an_override_in_plain_jinja_gives_every_report_page_its_own_values(rende
         assert texts(page, "t-coreml") == (["MARKED"] if row["device"] == "coreml" else [])
         assert texts(page, "t-title") == [name]
         assert texts(page, "t-date") == [row["run_date"][:4]]
+        assert texts(page, "t-macro") == [row["device"].upper() + "!"]
+        assert texts(page, "t-include") == [f"{row['report_path']} {save_as}"]
         assert re.findall(r'<meta name="t-output" content="([^"]*)">', page) == [save_as]
         many += copy["fixture_count"] > 10
         coreml += row["device"] == "coreml"
@@ -245,7 +253,7 @@ def test_a_site_with_pelicans_index_puts_the_leaderboard_at_a_path_of_its_own(tm
     for link in sorted(links):
         assert (site / "leaderboard" / link).resolve().is_file(), link
     report = (site / "report" / "clinical-notes" / "tie-suite.report.html").read_text(encoding="utf-8")
-    assert '<a href="../../leaderboard/index.html">Back to clinical-notes</a>' in report  # the first suite's home
+    assert '<a href="../../leaderboard/index.html">Back to <bdi>clinical-notes</bdi></a>' in report  # the first suite's home
     assert '<link rel="canonical" href="https://openmed.life/docs/eval/benchmark-leaderboard/leaderboard/">' in index
 
 
@@ -256,3 +264,27 @@ def test_an_index_path_outside_the_site_or_not_a_page_is_refused_in_one_line(tmp
     assert result.stderr.splitlines() == [
         "build failed: the setting LEADERBOARD_INDEX_SAVE_AS must be a path within the site ending in .html, such as "
         f"leaderboard/index.html, not {value!r}"]
+
+
+def test_the_readmes_worked_override_builds_and_says_what_each_page_shows(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Changing the theme"):readme.index("### For plugin authors")]
+    snippet = re.search(r"```jinja\n(.*?)```", section, re.S).group(1)
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    report = (ROOT / "theme" / "templates" / "report.html").read_text(encoding="utf-8")
+    (overrides / "report.html").write_text(report.replace("{% block content %}\n", "{% block content %}\n" + snippet),
+                                           encoding="utf-8")
+    site = tmp_path / "site"
+    build(SETTINGS, str(site), str(BUNDLED), str(MANIFEST), "v3.1.0",
+          extra={"THEME_TEMPLATES_OVERRIDES": [str(overrides)], "LEADERBOARD_WORKERS": 2}, progress=lambda line: None)
+
+    rows = json.loads((site / "leaderboard.json").read_text(encoding="utf-8"))["rows"]
+    for row in rows:
+        page = (site / "report" / (row["report_path"][: -len(".json")] + ".html")).read_text(encoding="utf-8")
+        fixtures = json.loads((site / "reports" / row["report_path"]).read_text(encoding="utf-8"))["fixture_count"]
+        lines = [html.unescape(line) for line in re.findall(r"<p>(.*?)</p>", page.split('<p class="breadcrumb">')[0])]
+        assert lines == ([row["model_name"].replace("OpenMed/", "").upper()]
+                         + (["Enough fixtures"] if fixtures > 10 else [])
+                         + (["Runs on Apple's Core ML"] if row["device"] == "coreml" else [])
+                         + [f"{row['model_name']}, run {row['run_date'][:4]}"]), row["report_path"]

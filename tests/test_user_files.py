@@ -18,6 +18,7 @@ from core_support import tree_digest
 
 from benchmark_leaderboard.output import MARKER, marker_bytes
 from leaderboard_tools import runner
+from leaderboard_tools.clean import clean
 
 PELICAN = str(Path(sys.executable).parent / "pelican")
 TAG = "v1.0.0"
@@ -172,7 +173,7 @@ def test_output_retention_names_are_kept_by_a_rebuild_and_by_clean_even_in_a_ren
     assert "kept 1 entry the last render did not write: CNAME" in lines
     assert (output / "CNAME").read_text(encoding="utf-8") == "leaderboard.example.org\n"
     assert not (output / "notes.txt").exists()  # the old render counted as the build's own, whole
-    assert runner.clean(str(settings), str(output)) == (
+    assert clean(str(settings), str(output)) == (
         f"removed the render in {output}; left 1 entry it did not write: CNAME")
     assert os.listdir(output) == ["CNAME"]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from conftest import report
 
-from core_support import only_row, refusal
+from core_support import only_row, refusal, write_manifest
 
 
 def without(key: str, payload: dict | None = None) -> dict:
@@ -116,3 +118,44 @@ def test_a_problem_names_the_file_by_its_path_relative_to_the_reports_folder(arc
     assert refusal(archive({"sub dir/a~b.report.json": payload})) == [
         "sub dir/a~b.report.json: /metrics/leakage/overall: leakage must be a number from 0 to 1, found 2"
     ]
+
+
+# Every bidirectional control: the embeddings and overrides, the isolates, the marks.
+BIDI_CONTROLS = [*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)), "\u200e", "\u200f", "\u061c"]
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS)
+def test_a_name_holding_a_bidirectional_control_is_refused_in_one_line_naming_it(archive, control):
+    # "evil" + U+202E + "gpj.exe" would read "evilexe.jpg", and reverse the rank printed after it.
+    lines = refusal(archive({"a.report.json": report(model_name=f"evil{control}gpj.exe")}))
+    name = unicodedata.name(control)
+    assert lines == [f"a.report.json: /model_name: model_name holds U+{ord(control):04X} {name}, a bidirectional "
+                     "control, which could reorder the text around it on a page: names may not hold one"]
+    assert control not in "".join(lines)
+
+
+@pytest.mark.parametrize("field, payload, pointer", [
+    ("suite", {"suite": "clin\u202eical"}, "/suite"),
+    ("device", {"device": "\u2067cpu"}, "/device"),
+    ("model_family", {"metadata": {"model_family": "PII\u200f"}}, "/metadata/model_family"),
+    ("release_tag", {"metadata": {"release_tag": "v1\u202d.0"}}, "/metadata/release_tag"),
+])
+def test_every_name_of_a_row_is_checked_for_bidirectional_controls(archive, field, payload, pointer):
+    lines = refusal(archive({"a.report.json": report(**payload)}))
+    assert len(lines) == 1 and lines[0].startswith(f"a.report.json: {pointer}: {field} holds U+")
+
+
+def test_a_family_from_the_manifest_holding_a_bidirectional_control_is_refused(archive, tmp_path):
+    payload = report(metadata={"model_family": None})
+    manifest = write_manifest(tmp_path / "models.jsonl", {"repo_id": "OpenMed/model-a", "family": "PII\u202e"})
+    assert refusal(archive({"a.report.json": payload}), manifest) == [
+        "a.report.json: model_family (from its models.jsonl row) holds U+202E RIGHT-TO-LEFT OVERRIDE, a bidirectional "
+        "control, which could reorder the text around it on a page: names may not hold one"]
+
+
+def test_right_to_left_letters_and_other_text_in_names_are_published(archive):
+    # Hebrew and Arabic letters are names like any other (the pages isolate every value), and so
+    # are a zero-width joiner and a bidirectional control in a report's free text (its notes).
+    name = "OpenMed/\u05de\u05d5\u05d3\u05dc-\u0646\u0645\u0648\u0630\u062c\u200d"
+    row = only_row(archive({"a.report.json": report(model_name=name, metadata={"notes": "a\u202eb"})}))
+    assert row["model_name"] == name

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from .canonical import outside_strings
-from .problems import BuildFailed, Problem
+from .problems import BuildFailed, Problem, json_error_words
 
 # An object with one of these keys is a report candidate even when its name does not say so.
 REPORT_KEYS = frozenset({"suite", "model_name", "fixture_count", "metrics"})
@@ -144,7 +144,7 @@ def parse(data: bytes, path: str) -> tuple[Any, Problem | None]:
     except UnicodeDecodeError as error:
         return None, Problem(path, "", f"is not UTF-8 text (byte {error.start})")
     except json.JSONDecodeError as error:
-        return None, Problem(path, "", f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        return None, Problem(path, "", f"is not valid JSON: {json_error_words(error)}")
     except RecursionError:  # only text that is not JSON can get here (an unclosed bracket run)
         return None, Problem(path, "", f"is not usable JSON: nested more than {MAX_DEPTH} levels deep")
     except ValueError as error:

@@ -22,10 +22,14 @@ import re
 import unicodedata
 from array import array
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any, NamedTuple, Sequence
 
 from markupsafe import escape
 
+from .pages import report_page_url
+from .rank import suite_anchors
+from .display import isolate
 from .versions import version_order
 from .view import percent
 
@@ -117,11 +121,17 @@ class Badge(NamedTuple):
     value_x: str
     label_length: str
     value_length: str
-    # A model card's alt text, figures aside (they follow each release), as a report page's snippets
-    # write it for copying: with Markdown's backslashes and brackets escaped; escaped for an HTML
-    # attribute (the page escapes each once more, as it escapes any text).
-    alt_markdown: str
-    alt_html: str
+    # The model's name and the suite's, as a report page's snippets write them in a model card's alt
+    # text ("PHI leakage of <model> on <suite>", figures aside: they follow each release), for
+    # copying: with Markdown's backslashes and brackets escaped; escaped for an HTML attribute (the
+    # page escapes each once more, as it escapes any text). The page isolates each (<bdi>).
+    model_markdown: str
+    suite_markdown: str
+    model_attribute: str
+    suite_attribute: str
+    # Where its figures come from: the report page of the row it shows, relative to the site, which a
+    # report page's snippets link (the row of another release than the page's, maybe).
+    source: str = ""
 
 
 def _tenths(value: int) -> str:
@@ -149,24 +159,36 @@ def _label(suite_shown: str) -> tuple[str, int, int]:
 
 
 def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, suite_rows: int, release_tag: str,
-             rank_range: str | None = None) -> Badge:
+             rank_range: str | None = None, absent_from: str | None = None, source: str = "") -> Badge:
     """The badge at ``path`` of ``model_name`` in ``suite``: its row's ``leakage``, ``rank`` in the
     suite of ``suite_rows`` rows, and ``release_tag``. ``rank_range`` (such as ``1–4``), when a
-    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``. Characters XML
-    cannot hold are shown as U+FFFD (``xml_text``)."""
+    build knows how sure the rank is, stands beside the rank: ``#2 (1–4) of 7``. ``absent_from``:
+    the release the model is no longer in, which the badge says first (``not in v3.2.0 · 0.34% · #2
+    of 7 · v3.1.0``), the figures being those of its last release, ``release_tag``. ``source``: the
+    report page of the row it shows (``Badge.source``). Characters XML cannot hold are shown as
+    U+FFFD (``xml_text``)."""
     suite_shown, tag_shown, model = xml_text(suite), xml_text(release_tag), xml_text(model_name)
     shown = percent(leakage)
     ranked = f"{rank} ({rank_range})" if rank_range else str(rank)
     label, label_length, label_box = _label(suite_shown)
     value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
+    # The title (what a reader's tooltip and a screen reader say) isolates each archive value from the
+    # words and figures around it (display.isolate); the drawn texts are measured as they are.
+    model_words, suite_words, tag_words = isolate(model), isolate(suite_shown), isolate(tag_shown)
+    title = (f"{model_words} on {suite_words}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
+             f"of {suite_rows} in the suite, release {tag_words}")
+    if absent_from is not None:
+        absent_shown = xml_text(absent_from)
+        value = f"not in {absent_shown}{SEPARATOR}{value}"
+        title = (f"{model_words} on {suite_words}: not in release {isolate(absent_shown)}; in its last release, "
+                 f"{tag_words}, it leaked {shown}% of protected text (PHI leakage), rank {ranked} of {suite_rows} in "
+                 "the suite")
     value_length = text_width(value)
     value_box = -(-value_length // 10) + 2 * STYLE.padding
-    title = (f"{model} on {suite_shown}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
-             f"of {suite_rows} in the suite, release {tag_shown}")
-    alt = f"{LABEL} of {model} on {suite_shown}"
     return Badge(path, label, value, title, label_box + value_box, label_box, value_box, _tenths(label_box * 5),
                  _tenths(label_box * 10 + value_box * 5), _tenths(label_length), _tenths(value_length),
-                 _markdown_alt(alt), _attribute_text(alt))
+                 _markdown_alt(model), _markdown_alt(suite_shown), _attribute_text(model),
+                 _attribute_text(suite_shown), source)
 
 
 def _attribute_text(text: str) -> str:
@@ -240,3 +262,28 @@ def model_path(model_name: str) -> str:
     if max(map(len, parts)) > _MOST_PART or sum(map(len, parts)) > _MOST_NAME:
         return "~~" + hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
     return "/".join(parts)
+
+
+def absent_badge(path: str, document: dict[str, Any], uncertainty: dict[str, Any] | None,
+                 absent_from: str) -> Badge | None:
+    """The badge at ``path`` as the leaderboard ``document`` (a parsed ``leaderboard.json``, with its
+    ``uncertainty.json`` when it has one) showed it, saying it is not in the release ``absent_from``:
+    what the pages branch's root keeps at the address of a model a later release dropped, so that a
+    model card embedding it still shows an image, and says why its figures stopped. None when that
+    leaderboard has no badge at ``path``. Its suites' anchors, rows and ranks are the leaderboard's,
+    as the build that wrote it made them (``suite_anchors``, ``badge_rows``)."""
+    names = [suite["name"] for suite in document["suites"]]
+    anchors = suite_anchors(names)
+    position = {name: number for number, name in enumerate(names)}
+    rows = [SimpleNamespace(**row) for row in document["rows"]]
+    suite_of = [position[row.suite] for row in rows]
+    chosen = badge_rows(rows, suite_of)
+    for index, row in enumerate(rows):
+        if chosen[index] != index or badge_path(anchors[suite_of[index]], row.model_name) != path:
+            continue
+        in_suite = [other for other in range(len(rows)) if suite_of[other] == suite_of[index]]
+        sure = (uncertainty or {}).get("rows", {}).get(row.report_path)
+        rank_range = f"{sure['suite_rank_best']}–{sure['suite_rank_worst']}" if sure else None
+        return badge_of(path, row.suite, row.model_name, row.leakage, in_suite.index(index) + 1, len(in_suite),
+                        row.release_tag, rank_range, absent_from, report_page_url(row.report_path))
+    return None

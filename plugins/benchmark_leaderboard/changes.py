@@ -22,8 +22,8 @@ import fastjsonschema
 
 from . import validate
 from .exits import DONE, REFUSED
-from .problems import BuildFailed, one_line
-from .versions import version_key, version_order
+from .problems import BuildFailed, json_error_words, one_line
+from .versions import RELEASE_TAG, version_key, version_order
 from .view import Pager, pages_of, percent
 
 LEAKS_MORE = REFUSED  # the exit status when a row leaks more than before: CI stops the release
@@ -264,8 +264,7 @@ def parse_leaderboard(data: bytes, source: str) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise UnusableInput(f"{one_line(source)} is not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise UnusableInput(f"{one_line(source)} is not JSON: {error.msg} at line {error.lineno} "
-                            f"column {error.colno}") from None
+        raise UnusableInput(f"{one_line(source)} is not JSON: {json_error_words(error)}") from None
     except _NotJSON as error:
         raise UnusableInput(f"{one_line(source)} is not JSON: {error}") from None
     try:
@@ -276,7 +275,51 @@ def parse_leaderboard(data: bytes, source: str) -> dict[str, Any]:
         where = f"{first.pointer}: {first.rule}" if first and first.pointer else (first.rule if first else "breaks its schema")
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise UnusableInput(f"{one_line(source)} is not a schema v1 leaderboard: {one_line(where)}{more}") from None
+    contradictions = contradictions_of(document)
+    if contradictions:
+        more = f" (and {len(contradictions) - 1} more)" if len(contradictions) > 1 else ""
+        raise UnusableInput(f"{one_line(source)} contradicts itself: {one_line(contradictions[0])}{more}")
     return document
+
+
+def contradictions_of(document: dict[str, Any]) -> list[str]:
+    """What a schema v1 leaderboard says that its own rows deny, in document order, one line each
+    (``/pointer: rule``); none for one this site wrote. Its ``row_count`` is the number of its rows;
+    each report is one row, once (a report's path names it: one leaderboard may hold several rows
+    of a suite, model and device, of several releases or report files, never one report twice);
+    and ``suites`` groups exactly the rows of ``rows``. The schema cannot say any of this, and a
+    comparison made of such a document would count rows that are not there."""
+    rows = document["rows"]
+    found = []
+    if document["row_count"] != len(rows):
+        found.append(f"/row_count: is {document['row_count']}, but /rows holds {len(rows)} "
+                     f"{'row' if len(rows) == 1 else 'rows'}")
+    first: dict[str, int] = {}
+    for index, row in enumerate(rows):
+        seen = first.setdefault(row["report_path"], index)
+        if seen != index:
+            found.append(f"/rows/{index}: is a second row of the report {row['report_path']} (the first is "
+                         f"/rows/{seen}): each report is one row")
+    grouped = sorted(row["report_path"] for suite in document["suites"] for family in suite["families"]
+                     for row in family["rows"])
+    if grouped != sorted(row["report_path"] for row in rows):
+        found.append("/suites: does not group the rows of /rows, each once")
+    return found
+
+
+def previous_release_problem(previous: dict[str, Any], release_tag: str | None) -> str | None:
+    """Why the release ``release_tag`` (of ``invoke publish``, ``verify`` or ``gh-pages``) cannot be
+    compared with the leaderboard ``previous`` (a parsed one), or None: a release is compared with an
+    earlier one, so the newest release tag of ``previous``'s rows must come strictly before it in
+    version order (``version_key``: v3.1.0 and V3.1.0 are one version). A tag that is no release
+    version is not ordered against anything."""
+    if release_tag is None or RELEASE_TAG.fullmatch(release_tag) is None:
+        return None
+    newest = max((row["release_tag"] for row in previous["rows"]), key=version_order)
+    if version_key(newest) >= version_key(release_tag):
+        said = "the same version as" if version_key(newest) == version_key(release_tag) else "a later version than"
+        return f"holds {one_line(newest)}, {said} {release_tag}: a release is compared with an earlier one"
+    return None
 
 
 class _NotJSON(ValueError):
@@ -290,8 +333,11 @@ def _no_constant(name: str) -> Any:
 
 def read_previous(path: str) -> tuple[bytes, dict[str, Any]]:
     """The previous leaderboard a build is compared with (``LEADERBOARD_PREVIOUS_LEADERBOARD``): its
-    bytes and its document. A file that cannot be read or is no schema v1 leaderboard stops the build
-    with one line (``BuildFailed``)."""
+    bytes and its document. A file that cannot be read, is no schema v1 leaderboard or contradicts
+    itself (``contradictions_of``) stops the build with one line (``BuildFailed``), before anything
+    is written. Its release is not ordered against the build's here: a plain build's tag only fills
+    the reports that carry none, while a release's tasks check ``previous_release_problem`` before
+    they render."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -325,6 +371,12 @@ def summary(diff: Diff) -> str:
     counts = [(len(diff.of_kind(kind)), kind) for kind in KINDS]
     said = [_plural(count, kind.one, kind.many) for count, kind in counts if count]
     return ", ".join(said) if said else "no changes"
+
+
+def as_sentence(words: str) -> str:
+    """``words`` opening a sentence: the first letter a capital, every other letter as it is (Jinja's
+    ``capitalize`` lowers them, which made "recall or F1" read "recall or f1")."""
+    return words[:1].upper() + words[1:]
 
 
 # -- The changes page: a Diff worded for changes.html and the report pages -------------------------
@@ -373,6 +425,11 @@ class ChangesPage:
     @property
     def title(self) -> str:
         return f"Changes in {self.release_tag}" if self.release_tag else "Changes in this build"
+
+    @property
+    def summary_sentence(self) -> str:
+        """The summary as the page's sentence says it, in the same words and capitals."""
+        return as_sentence(self.summary)
 
     def pages(self, section: Section, page: int = 1) -> Pager:
         """The pager of ``section`` at ``page``: a release that changes many rows keeps every page

@@ -3,9 +3,10 @@ written with feedgenerator (the library Pelican writes its own feeds with).
 
 An entry is a release and what it changed against the leaderboard it was compared with: its title
 counts the kinds of change in the words of ``changes.KINDS`` (``summary``, what ``invoke diff``
-and the changes page say), its link is the release's changes page, its content lists the rows
-that leak more, each linked to its report page in that release, and it is dated by the release's
-latest run date, never by the clock. Its id is a tag URI (RFC 4151) of the release's tag under
+and the changes page say), and its content says the same counts in the same words and capitals;
+the first release, compared with nothing, is titled and told as the first, with its rows. Its link
+is the release's changes page, its content lists the rows that leak more, each linked to its
+report page in that release, and it is dated by the release's latest run date, never by the clock. Its id is a tag URI (RFC 4151) of the release's tag under
 ``TAG``, whose date is a constant: the same release has the same id in every feed that lists it.
 
 A build compared with a previous leaderboard writes a feed of one entry, its own
@@ -23,7 +24,8 @@ from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
 
-from .changes import CHANGES_PAGE, KIND, ChangesPage
+from .changes import CHANGES_PAGE, KIND, ChangesPage, as_sentence
+from .display import isolate
 from .pages import report_page_url
 from .versions import version_order
 
@@ -74,6 +76,15 @@ class FeedEntry:
     leaks: tuple[LeakLine, ...]  # the first LISTED rows that leak more
     leaks_more: int  # how many rows leak more
 
+    @property
+    def summary_sentence(self) -> str:
+        """The summary as the content's sentence says it: the title's words and capitals."""
+        return as_sentence(self.summary)
+
+
+def _rows(count: int) -> str:
+    return f"{count} {'row' if count == 1 else 'rows'}"
+
 
 def entry_id(release_tag: str | None) -> str:
     """A release's id: ``<TAG>:releases/<tag>`` (``<TAG>:build`` for a build without a tag)."""
@@ -94,7 +105,10 @@ def release_entry(changes: ChangesPage, latest_run: str, site_url: str, has_chan
                            f"{base}/{report_page_url(line.report_path)}") for line in lines[:LISTED])
     return FeedEntry(
         release=release,
-        title=f"{release}: {changes.summary}",
+        # The first release counts its rows, as its content does, not the identities they stand for;
+        # the tag is isolated, so that it cannot reorder the counts after it.
+        title=(f"{isolate(release)}: the first release, {_rows(changes.rows)}" if first
+               else f"{isolate(release)}: {changes.summary}"),
         link=f"{base}/{CHANGES_PAGE}" if has_changes_page else f"{base}/index.html",
         has_changes_page=has_changes_page,
         id=entry_id(changes.release_tag),

@@ -7,6 +7,7 @@ import math
 import sys
 from functools import lru_cache
 import re
+import unicodedata
 from datetime import datetime
 from typing import Any, Callable, NamedTuple
 from urllib.parse import quote
@@ -123,6 +124,8 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
             problems.append(Problem(file, source if source.startswith("/") else "", rule()))
         elif isinstance(value, str) and not is_utf8(value):
             problems.append(Problem(file, source if source.startswith("/") else "", f"{field} is not valid Unicode text"))
+        elif field in NAMES and (control := BIDI_CONTROL.search(value)):
+            problems.append(Problem(file, source if source.startswith("/") else "", bidi_rule(field, source, control.group())))
         else:
             fields[field] = value
             sources[field] = source
@@ -197,6 +200,25 @@ def url_of(path: str) -> str:
     """The URL of a file at ``path`` (relative to the site): the path itself when quoting would
     change nothing, else the path quoted."""
     return path if _PLAIN.fullmatch(path) else quote(path)
+
+
+# The fields that name a row (its identity, its family and its release): they are printed beside other
+# values on every page, so none may hold a bidirectional control, which would reorder the text after
+# it (U+202E RIGHT-TO-LEFT OVERRIDE makes "evil" + U+202E + "gpj.exe" read "evilexe.jpg", and reverses
+# a rank printed after it). Right-to-left letters are names like any other: the pages isolate every
+# value, so that it cannot reorder what is around it.
+NAMES = frozenset({"suite", "model_name", "device", "model_family", "release_tag"})
+# The embeddings and overrides (U+202A to U+202E), the isolates (U+2066 to U+2069), the marks
+# (U+200E LEFT-TO-RIGHT, U+200F RIGHT-TO-LEFT, U+061C ARABIC LETTER MARK).
+BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def bidi_rule(field: str, source: str, control: str) -> str:
+    """The rule a name holding the bidirectional control ``control`` breaks (the name itself is
+    not repeated: printed, it would reorder the problem's line)."""
+    where = "" if source.startswith("/") else f" (from {FALLBACK})" if source == FALLBACK else f" (from its {MANIFEST} row)"
+    return (f"{field}{where} holds U+{ord(control):04X} {unicodedata.name(control)}, a bidirectional control, which "
+            "could reorder the text around it on a page: names may not hold one")
 
 
 _SHARED_VALUES = ("suite", "model_family", "device", "release_tag", "run_date")

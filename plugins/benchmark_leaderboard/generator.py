@@ -32,7 +32,7 @@ from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import exits, output, validate, workers
+from . import exits, included, output, validate, workers
 from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
@@ -58,6 +58,9 @@ from .writer import SiteWriter
 logger = logging.getLogger(__name__)
 
 REPORT_COPIES = "reports/"
+# What base.html includes on every page: rendered once for each set of values they read, where their
+# source shows that this gives every page the same text (included.py).
+SITE_CHROME = ("site_head.html", "site_header.html", "site_footer.html")
 UNCERTAINTY = "uncertainty.json"
 DATA_SCRIPT = "leaderboard-data.js"
 ROW_CHUNKS = "rows/"
@@ -190,6 +193,7 @@ class LeaderboardGenerator(Generator):
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
                        self.pages[places + len(board.rows):])
+        included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
@@ -542,7 +546,7 @@ def _badge(job: _PageJob, index: int) -> Badge:
     sure = board.uncertainty
     return badge_of(badge_path(board.suites[suite_number].anchor, row.model_name), row.suite, row.model_name,
                     row.leakage, board.standing.in_suite[index], job.suite_rows[suite_number], row.release_tag,
-                    f"{sure.best[index]}–{sure.worst[index]}")
+                    f"{sure.best[index]}–{sure.worst[index]}", source=report_page_url(row.report_path))
 
 
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
+from .display import isolate
 from .fill import Row
 from .versions import version_order
 from .view import percent
@@ -125,9 +126,10 @@ def _points(rows: Sequence[Row]) -> list[tuple[str, str]]:
 
 
 def _label(shown: Sequence[tuple[str, str]]) -> str:
-    """The sparkline's text alternative, from each report's (release tag, leakage percentage)."""
-    return (f"Leakage by release, from {shown[0][1]}% in {shown[0][0]} to {shown[-1][1]}% in {shown[-1][0]}: "
-            + ", ".join(f"{tag} {leakage}%" for tag, leakage in shown))
+    """The sparkline's text alternative, from each report's (release tag, leakage percentage): each
+    tag isolated from the figures beside it (display.isolate), as the label holds no markup."""
+    return (f"Leakage by release, from {shown[0][1]}% in {isolate(shown[0][0])} to {shown[-1][1]}% in "
+            f"{isolate(shown[-1][0])}: " + ", ".join(f"{isolate(tag)} {leakage}%" for tag, leakage in shown))
 
 
 def model_history(rows: Sequence[Row], current_path: str) -> ModelHistory:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from . import exits
@@ -29,6 +30,14 @@ def one_line(text: str) -> str:
         return text
     return "".join(character if character.isprintable() else character.encode("unicode_escape").decode("ascii")
                    for character in text)
+
+
+def json_error_words(error: json.JSONDecodeError) -> str:
+    """Where and why JSON text could not be read, in words: ``Expecting value at line 3 column 5``.
+    Some of json's reasons end with the word "at" already (``Unterminated string starting at``: the
+    position is where the string starts), which is then not written twice."""
+    where = f"line {error.lineno} column {error.colno}"
+    return f"{error.msg} {where}" if error.msg.endswith(" at") else f"{error.msg} at {where}"
 
 
 class BuildFailed(Exception):

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .canonical import flat_text
-from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN
+from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
 from .document import SCHEMA_VERSION, row_object
 from .fill import FIELDS, METRICS, Row
 from .rank import SORT, Suite
@@ -223,11 +223,12 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     else 0) and every figure of how sure the row's rank is, as uncertainty.json names them) to its values
     in ranking order, each packed (``pack_column``: row ``i``'s value is
     ``unpacked(data)[name][i]``); ``columns`` is a family table's columns (key, kind, searched, sortable) in the
-    order of the cells; ``published`` is a row's published fields in the schema's order (the compare page's
+    order of the cells, ``top_columns`` a suite's best rows' (``<key>_decimals`` gives, for each
+    percentage a table writes, the decimals it writes it with); ``published`` is a row's published fields in the schema's order (the compare page's
     lines and the columns of the CSV the page makes of the rows shown); ``suites`` names the suites, their
     anchors (the panels' ids and the compare-data files' names) and their families in the order of the
     page's tabs and tables; ``thin_evidence`` and ``page_rows`` are the build's settings, ``more_rows``
-    the rows Show more adds, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
+    the rows Show more adds, ``top_rows`` the most best rows a suite shows, ``hash_shown`` the hash's digits a table shows; ``figures`` names the
     figures in the CSV's order (after ``published``), ``floats`` the fields written as floats, and
     ``rank_range`` the two figures of a rank's range. Escaped so that no report text can close a script element or open a
     comment: ``<``, ``>``, ``&``, U+2028 and U+2029 become ``\\u`` escapes, which JSON and JavaScript read
@@ -238,8 +239,8 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
     index = {name: position for position, name in enumerate(FIELDS)}
     fields: dict[str, Any] = {name: list(map(itemgetter(index[name]), rows)) for name in EMBEDDED_FIELDS}
     data: dict[str, Any] = {
-        "columns": [{"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
-                    for column in FAMILY_COLUMNS],
+        "columns": [_column(column) for column in FAMILY_COLUMNS],
+        "top_columns": [_column(column) for column in TOP_COLUMNS],
         "fields": fields,
         "published": list(FIELDS),
         "row_count": len(rows),
@@ -252,11 +253,19 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update(fixture_count=list(view.fixture_count[span]), param_count=list(view.param_count[span]),
                       size=list(view.size[span]), frontier=list(view.frontier[span]))
         fields.update(view.uncertainty.columns(span))
+        # The decimals the tables write each percentage with (display.table_decimals).
+        positions = {column.key: column.index for column in FAMILY_COLUMNS if column.kind in PERCENT_KINDS}
+        fields.update({key + "_decimals": [view.places(at, index) for index in range(len(view.frontier))[span]]
+                       for key, at in positions.items()})
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
                     hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRICS, *FLOAT_FIELDS],
-                    rank_range=list(RANK_RANGE))
+                    rank_range=list(RANK_RANGE), top_rows=max(map(len, view.tops), default=0))
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)
+
+
+def _column(column: Any) -> dict[str, Any]:
+    return {"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
 
 
 def _script_json(data: Any) -> str:

@@ -30,7 +30,7 @@ import re
 import stat
 from typing import Any, Mapping
 
-from .problems import Problem, one_line, pointer
+from .problems import Problem, json_error_words, one_line, pointer
 
 # The pins of the reference renderer: the workflow that refreshes models.jsonl, and its key.
 DEFAULT_IDENTITY = "https://github.com/maziyarpanahi/openmed/.github/workflows/manifest-refresh.yml@refs/heads/master"
@@ -238,7 +238,7 @@ def _parse(name: str, data: bytes) -> tuple[Any, Problem | None]:
     try:
         return json.loads(text), None
     except json.JSONDecodeError as error:
-        return None, Problem(name, "", f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        return None, Problem(name, "", f"is not valid JSON: {json_error_words(error)}")
     except RecursionError:
         return None, Problem(name, "", "is not usable JSON: nested too deeply")
     except ValueError as error:

@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .chart import Chart, suite_chart
+from .display import DECIMALS, isolate, rounded, table_decimals
 from .fill import FALLBACK, FIELDS, MANIFEST, Filled
 from .leaves import leaves_of, shown
 from .pages import report_page_url
@@ -25,7 +26,6 @@ from .uncertainty import Uncertainty
 from .versions import version_order
 
 if TYPE_CHECKING:
-    from .history import ModelHistory
     from .pipeline import Leaderboard
 
 HUNDREDTH = Decimal("0.01")
@@ -167,7 +167,7 @@ class ReportDetails:
     report_fields: tuple[Leaf, ...]  # the report's other top-level fields
     changed: tuple[str, ...]  # what this release changed of the row (none, or no previous leaderboard)
     changed_release: str | None  # the release being compared, when the build names it
-    history: ModelHistory | None  # its model's history across the archive's releases (None with one)
+    history: Any  # its model's history across the archive's releases (history.ModelHistory; None with one)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
     # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
     # less and more, how many it cannot be told apart from, and the nearest of those in the
@@ -204,7 +204,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
                    suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
-                   changed_release: str | None = None, history: ModelHistory | None = None) -> ReportDetails:
+                   changed_release: str | None = None, history: Any = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
     apart from looked up in ``rows`` and ``in_suite``), the model's attributes in its manifest row
@@ -421,6 +421,9 @@ class BoardView:
     latest_run: str  # the largest run_date
     uncertainty: Uncertainty  # every row's intervals and rank range in its suite (the Leaderboard's)
     rank_digits: int  # the digits of the largest suite's row count: of the longest rank a table writes
+    # The rows whose leakage, and those whose recall, the tables write with more than two decimals
+    # (by their index: how many), so that rows the ranking separates do not read the same (display).
+    decimals: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
     @property
     def more_rows(self) -> int:
@@ -435,6 +438,16 @@ class BoardView:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
         return pager(suite, family_number, page, self.page_rows)
 
+    def places(self, field: int, index: int) -> int:
+        """The decimals the tables write the percentage at position ``field`` of the row at ``index`` with."""
+        found = self.decimals[0] if field == _LEAKAGE else self.decimals[1] if field == _RECALL else None
+        return found.get(index, DECIMALS) if found else DECIMALS
+
+    def percent(self, field: int, index: int, fraction: float) -> str:
+        """``fraction``, the value at position ``field`` of the row at ``index``, as the tables write
+        it (display.rounded, with ``places``); the report page writes it exactly (``percent``)."""
+        return rounded(fraction, self.places(field, index))
+
     def interval(self, field: int, index: int) -> str:
         """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage
         or its recall), as ``interval_text`` writes it."""
@@ -444,7 +457,7 @@ class BoardView:
         return interval_text(sure.recall_low[index], sure.recall_high[index])
 
 
-_LEAKAGE = FIELDS.index("leakage")
+_LEAKAGE, _RECALL = FIELDS.index("leakage"), FIELDS.index("recall")
 
 
 def suite_rows(suite: Any) -> list[int]:
@@ -464,8 +477,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
     def intervals(index: int) -> tuple[float, float, float, float]:
         return sure.leakage_low[index], sure.leakage_high[index], sure.recall_low[index], sure.recall_high[index]
 
-    for suite in board.suites:
-        indices = suite_rows(suite)
+    in_suites = [suite_rows(suite) for suite in board.suites]
+    for suite, indices in zip(board.suites, in_suites):
         tops.append(tuple(indices[:top_rows]))
         chart = suite_chart([(rows[i].leakage, rows[i].recall) for i in indices], indices, chart_marks, intervals)
         for index in chart.frontier:
@@ -486,9 +499,11 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         latest_run=max(row.run_date for row in rows),
         uncertainty=board.uncertainty,
         rank_digits=len(str(max(suite.row_count for suite in board.suites))),
+        decimals=table_decimals(rows, in_suites),
     )
 
 
 # The theme's filters, in every environment that renders its templates (Pelican's generators, the
-# release list): a fraction as a percentage, as every page writes it.
-TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"percent": percent}
+# release list): a fraction as a percentage, as every page writes it; a value isolated in text that
+# holds no markup (display.isolate).
+TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"percent": percent, "isolate": isolate}

@@ -38,15 +38,21 @@ def chunks(items: Sequence[T], workers: int) -> list[Sequence[T]]:
 
 
 def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int) -> list[R]:
-    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes."""
+    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes.
+
+    Objects that exist when the map starts stay out of the cyclic collector in this process and in
+    the workers (a collection would write to every object's header and so copy every page the
+    workers share with this process), and the collector runs during the tasks, whatever the caller
+    set: a template's render leaves reference cycles (a macro and the context it was called in),
+    which only the collector frees, and it looks only at what the tasks made."""
     global _shared
-    if workers <= 1 or len(tasks) <= 1 or not hasattr(os, "fork"):
-        return [function(shared, task) for task in tasks]
-    _shared = shared
-    # Objects that exist now stay out of the collector in both processes: a collection would write
-    # to every object's header and so copy every page the workers share with this process.
+    was_enabled = gc.isenabled()
     gc.freeze()
+    gc.enable()
     try:
+        if workers <= 1 or len(tasks) <= 1 or not hasattr(os, "fork"):
+            return [function(shared, task) for task in tasks]
+        _shared = shared
         pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), initializer=_started,
                                                         initargs=(os.getpid(),))
         try:
@@ -60,6 +66,8 @@ def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, worker
         return results
     finally:
         _shared = None
+        if not was_enabled:
+            gc.disable()
         gc.unfreeze()
 
 

@@ -122,6 +122,13 @@
 
   function code(text) { return element("code", text); }
 
+  // A value from the archive among other text, isolated from it (<bdi>: its own direction, and it
+  // cannot reorder what is around it); and a row named by its model, suite and device, so.
+  function bdi(text) { return element("bdi", text); }
+  function named(index) {
+    return [bdi(field("model_name", index)), " (", bdi(field("suite", index)), ", ", bdi(field("device", index)), ")"];
+  }
+
   // A value as the compare page writes it: a ranked fraction as a percentage, the size short, a
   // metric number as its report writes it.
   function shownField(name, index) {
@@ -159,8 +166,11 @@
       th.scope = "col";
       var link = element("a", field("model_name", index));
       link.href = base + common.reportPageUrl(field("report_path", index));
+      link.dir = "auto";
       th.appendChild(link);
-      th.appendChild(element("span", field("suite", index) + " \u00b7 " + field("device", index), "muted which"));
+      var which = element("span", null, "muted which");
+      which.append(bdi(field("suite", index)), " \u00b7 ", bdi(field("device", index)));
+      th.appendChild(which);
       head.appendChild(th);
     });
     var body = tableElement.createTBody();
@@ -184,7 +194,8 @@
         header.append(" ", element("span", "(" + BETTER[name] + " is better)", "muted"));
       }
       texts.forEach(function (text, n) {
-        var td = element("td", text === null ? "not in this report" : text, text === null ? "muted" : "");
+        var td = element("td", null, text === null ? "muted" : "");
+        td.appendChild(text === null ? document.createTextNode("not in this report") : bdi(text));
         if (best !== null && field(name, rows[n]) === best) {
           td.className = "best";
           td.append(" ", element("span", "best", "badge best"));
@@ -230,7 +241,8 @@
 
     var tools = element("div", null, "compare-tools");
     rows.forEach(function (index) {
-      var remove = element("button", "Remove " + field("model_name", index) + " (" + field("suite", index) + ", " + field("device", index) + ")");
+      var remove = element("button", "Remove ");
+      remove.append.apply(remove, named(index));
       remove.type = "button";
       remove.setAttribute("data-remove", String(index));
       tools.appendChild(remove);
@@ -276,7 +288,6 @@
       return "Wilson score, n = " + n + (n === 1 ? " fixture" : " fixtures");
     }],
   };
-  function named(index) { return field("model_name", index) + " (" + field("suite", index) + ", " + field("device", index) + ")"; }
   function howSure() {
     view.appendChild(table("How sure each rank is", Object.keys(SURE), function (name) {
       return rows.map(SURE[name][1]);
@@ -284,24 +295,29 @@
     var heading = element("h3", "Can they be told apart?");
     var list = element("ul", null, "told-apart");
     for (var a = 0; a < rows.length; a++) {
-      for (var b = a + 1; b < rows.length; b++) list.appendChild(element("li", toldApart(rows[a], rows[b])));
+      for (var b = a + 1; b < rows.length; b++) {
+        var item = element("li");
+        item.append.apply(item, toldApart(rows[a], rows[b]));
+        list.appendChild(item);
+      }
     }
     view.append(heading, list);
   }
   function toldApart(a, b) {
-    var pair = named(a) + " and " + named(b) + ": ";
-    if (field("suite", a) !== field("suite", b)) return pair + "in different suites, never ranked against each other.";
+    // The line's parts: text, and each row's names isolated.
+    var pair = named(a).concat(" and ", named(b), ": ");
+    if (field("suite", a) !== field("suite", b)) return pair.concat("in different suites, never ranked against each other.");
     var lowA = field("leakage_low", a), highA = field("leakage_high", a);
     var lowB = field("leakage_low", b), highB = field("leakage_high", b);
     var first = highA < lowB ? a : highB < lowA ? b : -1;
     if (first === -1) {
-      return pair + "cannot be told apart: their leakage intervals (" + common.interval(lowA, highA) + "% and " +
-        common.interval(lowB, highB) + "%) overlap.";
+      return pair.concat("cannot be told apart: their leakage intervals (" + common.interval(lowA, highA) + "% and " +
+        common.interval(lowB, highB) + "%) overlap.");
     }
     var second = first === a ? b : a;
-    return pair + "told apart: " + named(first) + " certainly leaks less (" +
+    return pair.concat("told apart: ", named(first), " certainly leaks less (" +
       common.interval(field("leakage_low", first), field("leakage_high", first)) + "%, wholly below " +
-      common.interval(field("leakage_low", second), field("leakage_high", second)) + "%).";
+      common.interval(field("leakage_low", second), field("leakage_high", second)) + "%).");
   }
 
   function renderMetrics(box, suites) {
@@ -312,7 +328,12 @@
       if (metrics) metrics.keys.forEach(function (key) { if (keys.indexOf(key) === -1) keys.push(key); });
     });
     keys.sort();
-    if (missing.length) box.appendChild(element("p", "The metrics of " + missing.join(", ") + " could not be loaded.", "problem"));
+    if (missing.length) {
+      var problem = element("p", "The metrics of ", "problem");
+      missing.forEach(function (suite, n) { problem.append(n ? ", " : "", bdi(suite)); });
+      problem.append(" could not be loaded.");
+      box.appendChild(problem);
+    }
     box.appendChild(table("Metrics", keys, function (key) {
       return rows.map(function (index) {
         var metrics = metricsOf(field("suite", index));

@@ -38,6 +38,22 @@
     return (fraction < 0 ? "-" : "") + parts[0] + "." + decimals;
   }
 
+  // A fraction as the tables write a percentage (display.rounded): with `decimals` decimals, its
+  // exact decimal digits rounded half to even (1/7 -> "14.29", and with 4 decimals "14.2857").
+  function rounded(fraction, decimals) {
+    var d = digitsOf(Math.abs(fraction));
+    var parts = place(d.digits, d.exponent + 3);
+    var kept = (parts[1] + "0".repeat(decimals)).slice(0, decimals), rest = parts[1].slice(decimals);
+    var units = Number(parts[0] + kept);
+    if (rest && (rest[0] > "5" || (rest[0] === "5" && (/[1-9]/.test(rest.slice(1)) || units % 2 === 1)))) units += 1;
+    var text = String(units);
+    if (decimals > 0) {
+      text = "0".repeat(Math.max(0, decimals + 1 - text.length)) + text;
+      text = text.slice(0, -decimals) + "." + text.slice(-decimals);
+    }
+    return (fraction < 0 || Object.is(fraction, -0) ? "-" : "") + text;
+  }
+
   // An interval's bound (a fraction) as a percentage with two decimals, rounded down for a lower
   // bound and up for an upper one, so that what is written holds the interval; and an interval as
   // the build writes it (view.interval_text): 0 to 0.7934506856227626 -> "0.00–79.35".
@@ -276,7 +292,7 @@
 
   window.leaderboardCommon = {
     COMPARE_MIN: 2, COMPARE_MAX: 4,
-    percent: percent, interval: interval, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
+    percent: percent, rounded: rounded, interval: interval, floatText: floatText, quote: quote, reportPageUrl: reportPageUrl, reportUrl: reportUrl,
     csvCell: csvCell, csv: csv, read: read,
     // A data file's columns (a chunk's, on the compare page), by name, read like the page's own.
     columnsOf: function (data) {

@@ -56,12 +56,14 @@
     var panel = document.getElementById(anchor);
     return { anchor: anchor, tab: link, panel: panel, loaded: Boolean(panel), loading: false,
              name: link.querySelector(".tab-name").textContent, count: link.querySelector("[data-count]"),
-             shown: -1 };
+             shown: -1, total: 0 };
   });
+  // Each suite's rows, as its tab counts them when served.
+  suites.forEach(function (suite) { suite.total = suite.shown = Number(suite.count.textContent) || 0; });
   if (!suites.length) return;
   // The archive's rows, counted by the tabs as served: a row named in the address must be one.
   var rowTotal = 0;
-  suites.forEach(function (suite) { rowTotal += Number(suite.count.textContent) || 0; });
+  suites.forEach(function (suite) { rowTotal += suite.total; });
   var selected = 0;
   suites.forEach(function (suite, s) { if (suite.tab.getAttribute("aria-current") === "page") selected = s; });
   var own = suites[selected].panel;
@@ -103,6 +105,8 @@
   var rows = null;
 
   function bounded() { return bounds.min !== null || bounds.max !== null; }
+  // The status line of a suite whose every row is shown, as the build writes it (controls.html).
+  function everyRow(suite) { return "Showing all " + suite.total + (suite.total === 1 ? " row." : " rows."); }
   function plain() { return !query.trim() && !bounded() && !sort; }
 
   function select(index, focus) {
@@ -120,6 +124,7 @@
     loadPanel(index);
     placeControls(index);
     if (rows) rows.show(index);
+    else if (status.textContent !== everyRow(suite) && !reading) status.textContent = everyRow(suite);
     if (focus) suite.tab.focus();
   }
 
@@ -146,7 +151,9 @@
     suite.loading = true;
     var note = document.createElement("p");
     note.className = "loading";
-    note.textContent = "Loading " + suite.name + "\u2026";
+    var name = document.createElement("bdi");  // the suite's name, isolated from the words around it
+    name.textContent = suite.name;
+    note.append("Loading ", name, "\u2026");
     suite.panel.appendChild(note);
     addScript(base + common.quote("suite/" + suite.anchor + "/panel.js"), function () {
       var all = window.leaderboardPanels;
@@ -190,7 +197,6 @@
     if (then) asked.push(then);
     if (reading) return;
     reading = true;
-    var before = status.textContent;
     status.textContent = "Reading every row\u2026";
     addScript(dataUrl, function () {
       var data = window.leaderboardData;
@@ -199,7 +205,7 @@
         status.textContent = "The rows could not be read: filter and sort need " + DATA + ".";
         return;
       }
-      status.textContent = before;
+      status.textContent = everyRow(suites[selected]);
       rows = Rows(data);
       controls.setAttribute("data-rows", "read");  // what the rows' tools need is here
       suites.forEach(function (suite, s) { if (suite.loaded) rows.attach(s); });
@@ -544,15 +550,18 @@
     var prototype = null;
     // Links in a row are relative to the site: the prefix the build wrote before the site's paths.
     var prefix = "";
+    var learnt = false;
     var checkboxLabel = function () { return ""; };
-    function learn(tr) {
-      prototype = tr.cloneNode(true);
-      var first = Number(prototype.getAttribute("data-row"));
-      var link = "model" in kindAt ? prototype.cells[kindAt.model].firstElementChild : null;
+    // What a row of the page says of the links and labels of the rows made like it; ``at`` gives
+    // its table's first column of each kind.
+    function learn(tr, at) {
+      learnt = true;
+      var first = Number(tr.getAttribute("data-row"));
+      var link = "model" in at ? tr.cells[at.model].firstElementChild : null;
       var href = link ? link.getAttribute("href") : "";
       var page = common.reportPageUrl(reportPath.value(first));
       if (href.slice(-page.length) === page) prefix = href.slice(0, href.length - page.length);
-      var box = selectCell === -1 ? null : prototype.cells[selectCell].firstElementChild;
+      var box = "select" in at ? tr.cells[at.select].firstElementChild : null;
       var label = box ? box.getAttribute("aria-label") || "" : "";
       var model = modelColumn.value(first), device = deviceColumn.value(first);
       var at = label.indexOf(model), then = at === -1 ? -1 : label.indexOf(device, at + model.length);
@@ -561,8 +570,12 @@
         checkboxLabel = function (index) { return before + modelColumn.value(index) + between + deviceColumn.value(index) + after; };
       }
     }
-    var fillers = columns.map(function (spec) {
+    function fillersOf(columns) { return columns.map(function (spec) {
       var list = spec.kind === "copy" || spec.kind === "select" ? null : column(spec.key);
+      // A percentage is written as the build writes it in a table (display.rounded), with the
+      // decimals the data gives the row.
+      var places = column(spec.key + "_decimals");
+      function percent(index) { return common.rounded(list.value(index), places ? places.value(index) : 2); }
       function text(index) {
         var found = list ? list.value(index) : null;
         return found === null || found === undefined ? "" : String(found);
@@ -578,7 +591,7 @@
           // The fraction as a percentage, then its 95% interval (its field's _low and _high).
           var low = column(spec.key + "_low"), high = column(spec.key + "_high");
           return function (cell, index) {
-            cell.textContent = common.percent(list.value(index));
+            cell.textContent = percent(index);
             if (low && high) cell.append(" ", range("(" + common.interval(low.value(index), high.value(index)) + ")"));
           };
         case "model":
@@ -604,7 +617,7 @@
             checkbox.checked = false;
           };
         case "percent":
-          return function (cell, index) { cell.textContent = common.percent(list.value(index)); };
+          return function (cell, index) { cell.textContent = percent(index); };
         case "count":
           return function (cell, index) {
             var count = list.value(index);
@@ -619,17 +632,79 @@
             var whole = text(index), colon = whole.indexOf(":");
             cell.textContent = whole.slice(colon + 1, colon + 1 + hashShown);
           };
+        case "text":
+          // A name, in the <bdi> the build writes it in (isolated from the card's label beside it).
+          return function (cell, index) { (cell.firstElementChild || cell).textContent = text(index); };
         default:
           return function (cell, index) { cell.textContent = text(index); };
       }
-    });
+    }); }
+    var fillers = fillersOf(columns);
 
-    function makeRow(index) {
-      var tr = prototype.cloneNode(true);
+    function makeRow(index, from, fill) {
+      var tr = (from || prototype).cloneNode(true);
+      fill = fill || fillers;
       tr.setAttribute("data-row", String(index));
       var cells = tr.cells;
-      for (var c = 0; c < fillers.length; c++) fillers[c](cells[c], index);
+      for (var c = 0; c < fill.length; c++) fill[c](cells[c], index);
       return tr;
+    }
+
+    // A suite's best rows follow the filter and the size range: the best of its matching rows, in
+    // ranking order with their ranks in the suite (a sort orders the family tables only), as many
+    // as the build shows; rows the page does not hold are made like it from the top's own columns.
+    // With no filter and no size range, the rows the build wrote. Its note says how many match.
+    var topColumns = data.top_columns || [];
+    var topAt = {};
+    topColumns.forEach(function (column, cell) { if (!(column.kind in topAt)) topAt[column.kind] = cell; });
+    var topFillers = fillersOf(topColumns);
+    var topCount = data.top_rows > 0 ? data.top_rows : 0;
+    var tops = groups.map(function () { return null; });
+
+    function topOf(panel) {
+      var table = panel.querySelector("table.board.top");
+      if (!table || !topColumns.length || !topCount || !table.tBodies[0].rows.length) return null;
+      var held = Array.prototype.slice.call(table.tBodies[0].rows);
+      var note = panel.querySelector("[data-top-count]");
+      if (!learnt) learn(held[0], topAt);
+      var found = { box: table.closest(".table-box"), tbody: table.tBodies[0], held: held, prototype: held[0].cloneNode(true),
+               rows: held.map(function (tr) { return Number(tr.getAttribute("data-row")); }), shown: null,
+               made: {}, note: note, said: note ? note.textContent : "", stale: true };
+      found.shown = found.rows;
+      return found;
+    }
+
+    function topRow(top, index) {
+      var at = top.rows.indexOf(index);
+      var tr = at !== -1 ? top.held[at] : top.made[index] || (top.made[index] = makeRow(index, top.prototype, topFillers));
+      var box = "select" in topAt ? tr.cells[topAt.select].firstElementChild : null;
+      var on = selection.indexOf(index) !== -1;
+      if (box && box.checked !== on) box.checked = on;
+      return tr;
+    }
+
+    function renderTop(s) {
+      var top = tops[s];
+      if (!top || !top.stale) return;
+      top.stale = false;
+      var filtered = words.length > 0 || bounded();
+      var want = filtered ? [] : top.rows, matched = suites[s].shown;
+      for (var r = 0; filtered && r < rowCount && want.length < topCount; r++) {
+        if (match[r] && families[familyOf[r]].suite === s) want.push(r);
+      }
+      if (!top.shown || top.shown.join() !== want.join()) {
+        var fragment = document.createDocumentFragment();
+        want.forEach(function (index) { fragment.appendChild(topRow(top, index)); });
+        top.tbody.textContent = "";
+        top.tbody.appendChild(fragment);
+        top.shown = want;
+      }
+      if (top.box) top.box.hidden = want.length === 0;
+      if (!top.note) return;
+      var said = !filtered ? top.said : matched === 0 ? "No row of the suite matches"
+        : want.length === matched ? (matched === 1 ? "Its only row that matches" : "Its " + matched + " rows that match")
+        : "The best " + want.length + " of its " + matched + " rows that match";
+      if (top.note.textContent !== said) top.note.textContent = said;
     }
 
     // A row's element: the one the page holds, or one made once and kept.
@@ -652,6 +727,9 @@
         var box = made[key].cells[selectCell].firstElementChild;
         var on = selection.indexOf(Number(key)) !== -1;
         if (box.checked !== on) box.checked = on;
+      });
+      tops.forEach(function (top) {
+        if (top) Object.keys(top.made).forEach(function (key) { topRow(top, Number(key)); });
       });
     }
 
@@ -881,6 +959,7 @@
 
     function renderSuite(index) {
       groups[index].forEach(function (family) { if (family.stale) renderFamily(family); });
+      renderTop(index);
     }
 
     // The chart's marks of rows the filter hides are dimmed; nothing moves.
@@ -913,15 +992,16 @@
       return header ? header.textContent.trim() : key;
     }
 
-    function describe(total) {
+    // The status line: how many of the shown suite's rows match.
+    function describe() {
       var said = "\u201c" + query.trim() + "\u201d";
       var size = bounded() ? sizePhrase() : "";
-      var text;
-      if (!words.length && !size) text = "Showing all " + rowCount + plural(rowCount) + ".";
-      else if (total === 0) {
+      var all = suites[selected].total, shown = suites[selected].shown, text;
+      if (!words.length && !size) text = everyRow(suites[selected]);
+      else if (shown === 0) {
         text = words.length ? "No rows match " + said + (size ? " with " + size : "") + "." : "No rows have " + size + ".";
       } else {
-        text = "Showing " + total + " of " + rowCount + plural(rowCount) + (words.length ? " matching " + said : "") +
+        text = "Showing " + shown + " of " + all + plural(all) + (words.length ? " matching " + said : "") +
           (size ? " with " + size : "") + ".";
       }
       if (sort) text += " Sorted by " + sortLabel(sort.key) + ", " + (sort.dir === "asc" ? "ascending" : "descending") + ".";
@@ -933,7 +1013,7 @@
     function update() {
       computeMatch();
       regroup();
-      var total = 0;
+      tops.forEach(function (top) { if (top) top.stale = true; });
       suites.forEach(function (suite, s) {
         var inSuite = 0;
         groups[s].forEach(function (family) {
@@ -947,7 +1027,6 @@
           suite.tab.classList.toggle("no-match", inSuite === 0);
           suite.shown = inSuite;
         }
-        total += inSuite;
       });
       // A chosen suite without a match gives way to the first suite that has one.
       if (inPlace && suites[selected].shown === 0) {
@@ -957,7 +1036,7 @@
       }
       renderSuite(selected);
       showSort();
-      describe(total);
+      describe();
       dim();
     }
 
@@ -1019,8 +1098,12 @@
         family.written = null;
         family.stale = true;
         family.more = box ? box.querySelector(".more") : null;
-        if (!prototype && family.held) learn(family.tbody.rows[0]);
+        if (!prototype && family.held) {
+          prototype = family.tbody.rows[0].cloneNode(true);
+          learn(prototype, kindAt);
+        }
       });
+      tops[s] = topOf(panel);
       findMarks();
       if (!plain()) {
         update();
@@ -1029,7 +1112,7 @@
       }
     }
 
-    function show(index) { renderSuite(index); }
+    function show(index) { renderSuite(index); describe(); }
 
     // A family's Show more button was pressed.
     function more(button) {

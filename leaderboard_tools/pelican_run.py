@@ -1,0 +1,81 @@
+"""Run Pelican once, in this process, into a given folder: the site's settings with the build's
+overrides, the cyclic collector paused meanwhile, Pelican's own progress lines quiet; what the
+plugin's ``leaderboard_written`` signal says it wrote is returned.
+
+Where the output is and what becomes of the folder rendered into is the runner's
+(``runner.py``); this module only renders."""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import gc
+import logging
+import os
+import sys
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .build_settings import pelican_settings
+from .faults import BuildError
+
+if TYPE_CHECKING:  # imported where Pelican runs: the plugin's generator imports Pelican
+    from benchmark_leaderboard.generator import Written
+
+
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> Written:
+    """Run Pelican once with ``output_dir`` as its output; returns what the plugin's
+    ``leaderboard_written`` signal said of it: the rows, suites and model families of the leaderboard,
+    and the files it wrote and linked."""
+    from pelican import Pelican
+
+    from benchmark_leaderboard.generator import leaderboard_written
+
+    freeze_at_exit()
+    written = []
+
+    def receiver(sender, **kwargs) -> None:
+        written.append(kwargs["written"])
+
+    leaderboard_written.connect(receiver)
+    try:
+        with collector_paused():
+            settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
+            Pelican(settings).run()
+    finally:
+        leaderboard_written.disconnect(receiver)
+    if not written:
+        raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
+    return written[-1]
+
+
+@functools.cache
+def freeze_at_exit() -> None:
+    """From the first render on (once a process), at exit, what the last render left in reference
+    cycles (its parsed reports, rows and pages: millions of objects) goes back to the operating
+    system with the process instead of being traversed and freed one by one by the final collection."""
+    atexit.register(gc.freeze)
+
+
+@contextmanager
+def collector_paused():
+    """No cyclic garbage collection during the block. A render allocates millions of objects (the
+    parsed reports, rows, pages) and leaves almost no reference cycles: the collector's passes over
+    them free nothing. It runs again after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def quiet_pelican() -> None:
+    """Pelican's own progress lines would drown the build's; its warnings and errors still show."""
+    from pelican.log import console
+
+    console.quiet = True
+    logging.getLogger("pelican").setLevel(logging.WARNING)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s", stream=sys.stderr)
