@@ -132,7 +132,7 @@ def shown_sections(page: Path) -> list[dict]:
         sections.append({"suite": section.xpath("string(h2)"), "rows": rows,
                          "paragraphs": [" ".join(p.text_content().split()) for p in section.xpath("p")],
                          "figures": [" ".join(c.text_content().split()) for c in section.xpath(".//figcaption")],
-                         "codes": section.xpath(".//pre/code/text()"), "images": section.xpath(".//img/@src")})
+                         "codes": [code.xpath("string()") for code in section.xpath(".//pre/code")], "images": section.xpath(".//img/@src")})
     return sections
 
 
@@ -148,7 +148,7 @@ def test_every_model_has_one_page_linking_every_report_page_of_the_model_which_l
         for row in rows:
             report_html = (site / report_page(row["report_path"])).read_text(encoding="utf-8")
             assert model_page(model) in links(site / report_page(row["report_path"]))
-            assert f">Every report of {html.escape(model)}</a>: its ranks on every suite" in report_html
+            assert f">Every report of <bdi>{html.escape(model)}</bdi></a>: its ranks on every suite" in report_html
     assert len(models["OpenMed/m-one"]) == 7  # three suites, two devices, and alpha's cpu in two releases
 
 
@@ -210,7 +210,7 @@ def test_its_name_family_size_history_badges_and_compare_links(site):
     page = site / model_page(MODELS[0])
     tree = lxml_html.fromstring(page.read_bytes())
     assert tree.xpath("string(//h1)") == MODELS[0]
-    assert tree.xpath("string(//title)") == f"{MODELS[0]} · OpenMed Benchmark Leaderboard"
+    assert tree.xpath("string(//title)") == f"\u2068{MODELS[0]}\u2069 · OpenMed Benchmark Leaderboard"  # isolated
     lede = " ".join(tree.xpath("string(//p[@class='lede'])").split())
     assert lede == "PII · 7 reports in 3 suites · on cpu, cuda · releases v1.0.0, v1.1.0 · latest run 2026-03-20"
     attributes = [[" ".join(cell.text_content().split()) for cell in row] for row in tree.xpath("//table[@class='evidence']/tbody/tr")]
@@ -220,13 +220,14 @@ def test_its_name_family_size_history_badges_and_compare_links(site):
     alpha = [row for row in rows if row["model_name"] == MODELS[0] and row["suite"] == "alpha" and row["device"] == "cpu"]
     old, new = sorted(alpha, key=lambda row: row["release_tag"])
     before, after = percent_text(old["leakage"]), percent_text(new["leakage"])
-    assert sections["alpha"]["figures"] == [f"On cpu: Leakage by release, from {before}% in v1.0.0 to {after}% in v1.1.0: "
-                                            f"v1.0.0 {before}%, v1.1.0 {after}%"]
+    assert sections["alpha"]["figures"] == [f"On cpu: Leakage by release, from {before}% in \u2068v1.0.0\u2069 to {after}% "
+                                            f"in \u2068v1.1.0\u2069: \u2068v1.0.0\u2069 {before}%, \u2068v1.1.0\u2069 {after}%"]
     assert sections["beta"]["figures"] == []  # one release there: no history
     for suite, section in sections.items():
         badge = f"badge/suite-{suite}/{MODELS[0]}.svg"
         assert (site / badge).is_file() and section["images"] == ["../../" + badge]
-        assert [html.unescape(code) for code in section["codes"]] == [
+        # As a reader copies them: the text of each code block (its names' <bdi> are not part of it).
+        assert section["codes"] == [
             f"[![PHI leakage of {MODELS[0]} on {suite}]({SITE}/{badge})]({SITE}/{model_page(MODELS[0])})",
             f'<a href="{SITE}/{model_page(MODELS[0])}"><img src="{SITE}/{badge}" alt="PHI leakage of {MODELS[0]} on {suite}"></a>']
     # Compare: its rows of a suite (two to four), and its best row of each suite, named by their
