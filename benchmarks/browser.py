@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 from urllib.parse import unquote, urlsplit
 
+from benchmark_leaderboard.badge import model_path
 from leaderboard_tools.preview import serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -355,8 +356,8 @@ def lighthouse_figures(page: str, preset: str, result: dict) -> LighthouseFigure
 
 
 def site_pages(site: str) -> list[tuple[str, str]]:
-    """The pages of a site Lighthouse looks at: the index, a family page, a report page and compare
-    (with two rows named), as (what, path)."""
+    """The pages of a site Lighthouse looks at: the index, a family page, a report page, compare
+    (with two rows named) and the first row's model's page, as (what, path)."""
     root = Path(site)
     found = [("index", "index.html")]
     family = sorted((root / "suite").glob("*/1/1.html"))
@@ -367,6 +368,8 @@ def site_pages(site: str) -> list[tuple[str, str]]:
         path = reports[0]["report_path"]
         found.append(("a report page", "report/" + path[:-len(".json")] + ".html"))
     found.append(("compare, two rows", "compare.html#rows=0,1" if len(reports) > 1 else "compare.html"))
+    if reports:
+        found.append(("a model page", f"model/{model_path(reports[0]['model_name'])}.html"))
     return found
 
 
