@@ -41,12 +41,28 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     try:
         with collector_paused():
             settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
-            Pelican(settings).run()
+            try:
+                Pelican(settings).run()
+            except BaseException:
+                forget_unfinished_sitemap()
+                raise
     finally:
         leaderboard_written.disconnect(receiver)
     if not written:
         raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
     return written[-1]
+
+
+def forget_unfinished_sitemap() -> None:
+    """pelican-sitemap keeps the build it serves, and the pages queued for that build's sitemap,
+    until the build sends ``finalized``, which a build that fails never does: every later build in
+    the same process (a preview's rebuild after a refused archive) would write no sitemap and queue
+    its pages after the stale ones. After a failed build, the plugin is made to forget it."""
+    module = sys.modules.get("pelican.plugins.sitemap.sitemap")
+    generator = getattr(module, "generator", None)
+    if generator is not None and hasattr(generator, "_main_pelican") and hasattr(generator, "page_queue"):
+        generator._main_pelican = None
+        generator.page_queue = []
 
 
 @functools.cache

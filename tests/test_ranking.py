@@ -177,7 +177,7 @@ def test_each_suite_s_panel_and_report_back_link_use_its_own_anchor(archive, tmp
     # The index holds the first suite's panel, each other suite's page its own.
     html = "".join(path.read_text(encoding="utf-8")
                    for path in [tmp_path / "site" / "index.html", *sorted((tmp_path / "site" / "suite").glob("*/index.html"))])
-    panels = re.findall(r'<section class="panel" id="([^"]+)"[^>]*>\s*<h2 class="suite-name" id="[^"]+">([^<]+?) <', html)
+    panels = re.findall(r'<section class="panel" id="([^"]+)"[^>]*>\s*<h2 class="suite-name" id="[^"]+"><bdi>([^<]+?)</bdi> <', html)
     assert len({anchor for anchor, _ in panels}) == 3
     anchor_of = {name: anchor for anchor, name in panels}
     # A report's way back leads to its own suite's page: the index for the first suite (the index's panel).
@@ -185,4 +185,4 @@ def test_each_suite_s_panel_and_report_back_link_use_its_own_anchor(archive, tmp
     for path, suite in (("a", "!x 3"), ("b", "x"), ("c", "X")):
         page = (tmp_path / "site" / "report" / f"{path}.report.html").read_text(encoding="utf-8")
         home = "index.html" if anchor_of[suite] == first else f"suite/{anchor_of[suite]}/index.html"
-        assert f'<a href="../{home}">Back to {suite}</a>' in page
+        assert f'<a href="../{home}">Back to <bdi>{suite}</bdi></a>' in page

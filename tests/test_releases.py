@@ -176,17 +176,17 @@ def test_the_release_list_is_newest_first_by_version_with_runs_rows_and_changes(
     assert main_of(html) == (
         "<h1>Releases</h1>\n"
         '<p class="lede">Every release of the leaderboard, newest first. Each is kept at its own address, never rewritten '
-        "once published: cite it to show the leaderboard as it stood then. The site's root shows the latest, v1.1.0.</p>\n"
+        "once published: cite it to show the leaderboard as it stood then. The site's root shows the latest, <bdi>v1.1.0</bdi>.</p>\n"
         "<p>Check any of them against the archive at its tag: <code>invoke verify --release-tag TAG --output-dir "
         "releases/TAG</code> in a clone of the pages branch.</p>\n"
         '<div class="table-box" tabindex="0" role="region" aria-label="Releases">\n<table class="evidence">\n'
         '<thead><tr><th scope="col">Release</th><th scope="col">Latest run</th><th scope="col" class="num">Rows</th>'
         '<th scope="col">Changes</th></tr></thead>\n<tbody>\n'
-        f'<tr><th scope="row"><a href="{link}/v1.1.0/index.html">v1.1.0</a> <span class="badge">latest</span></th>'
-        f'<td>2026-06-14</td><td class="num">2</td><td><a href="{link}/v1.1.0/changes.html">Changes in v1.1.0</a></td></tr>\n'
-        f'<tr><th scope="row"><a href="{link}/v1.0.1/index.html">v1.0.1</a></th>'
-        f'<td>2026-07-01</td><td class="num">3</td><td><a href="{link}/v1.0.1/changes.html">Changes in v1.0.1</a></td></tr>\n'
-        f'<tr><th scope="row"><a href="{link}/v1.0.0/index.html">v1.0.0</a></th>'
+        f'<tr><th scope="row"><a href="{link}/v1.1.0/index.html" dir="auto">v1.1.0</a> <span class="badge">latest</span></th>'
+        f'<td>2026-06-14</td><td class="num">2</td><td><a href="{link}/v1.1.0/changes.html">Changes in <bdi>v1.1.0</bdi></a></td></tr>\n'
+        f'<tr><th scope="row"><a href="{link}/v1.0.1/index.html" dir="auto">v1.0.1</a></th>'
+        f'<td>2026-07-01</td><td class="num">3</td><td><a href="{link}/v1.0.1/changes.html">Changes in <bdi>v1.0.1</bdi></a></td></tr>\n'
+        f'<tr><th scope="row"><a href="{link}/v1.0.0/index.html" dir="auto">v1.0.0</a></th>'
         '<td>2026-06-14</td><td class="num">2</td><td><span class="muted">none recorded</span></td></tr>\n'
         "</tbody>\n</table>\n</div>\n")
     assert f'<link rel="canonical" href="{SITE}/releases/index.html">'.encode() in html
@@ -200,7 +200,7 @@ def test_the_list_orders_pre_releases_before_their_release():
     summaries = [release.ReleaseSummary(tag, "2026-01-01", 1, False)
                  for tag in ("v1.9.0", "v1.10.0", "v2.0.0-beta", "v1.10.0-rc.1", "v2.0.0-beta.2")]
     html = release.release_list_page(summaries, pelican_settings(str(ROOT / "publishconf.py"), {})).decode("utf-8")
-    assert re.findall(r'<th scope="row"><a href="[^"]+">([^<]+)</a>', html) == [
+    assert re.findall(r'<th scope="row"><a href="[^"]+" dir="auto">([^<]+)</a>', html) == [
         "v2.0.0-beta.2", "v2.0.0-beta", "v1.10.0", "v1.10.0-rc.1", "v1.9.0"]
     assert html.count('<span class="badge">latest</span>') == 1 and "v2.0.0-beta.2</a> <span" in html
 

@@ -84,3 +84,25 @@ def test_two_builds_under_different_clocks_write_the_same_sitemap(archive, tmp_p
         written.append((output / "sitemap.xml").read_bytes())
         assert b"1999-" not in written[-1] and b"2042-" not in written[-1]
     assert written[0] == written[1]
+
+
+def test_a_build_after_a_failed_one_in_the_same_process_writes_its_own_sitemap(archive, tmp_path):
+    # A preview rebuilds in its own process: after a refused archive, the next good build must still
+    # write sitemap.xml, listing its own pages only (pelican-sitemap waits for a build's finalized
+    # signal, which a failed build never sends).
+    from benchmark_leaderboard.problems import BuildRefused
+    from leaderboard_tools.runner import build
+
+    refused = archive({"bad.report.json": report(suite="")}, name="refused")
+    good = archive({"kept.report.json": report(model_name="OpenMed/kept")}, name="good")
+    try:
+        build(SETTINGS, str(tmp_path / "refused-site"), str(refused), release_tag="v1.0.0", progress=lambda line: None)
+    except BuildRefused:
+        pass
+    else:
+        raise AssertionError("the archive with an empty suite was not refused")
+    build(SETTINGS, str(tmp_path / "site"), str(good), release_tag="v1.0.0", progress=lambda line: None)
+
+    listed = entries(tmp_path / "site")
+    assert any(address.endswith("/report/kept.report.html") for address in listed)
+    assert not any("refused" in address or "bad.report" in address for address in listed)

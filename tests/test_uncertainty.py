@@ -314,7 +314,8 @@ def test_the_clinical_notes_table_writes_each_rank_range_and_leakage_interval(bu
     # Family by family (NER, then PII): the rank and its range; the leakage and its interval.
     assert cells == [["6 (1–6)", "7.31 (1.87–24.53)"], ["1 (1–6)", "0.00 (0.00–13.80)"], ["2 (1–6)", "0.34 (0.00–14.38)"],
                      ["3 (1–6)", "1.25 (0.08–15.87)"], ["4 (1–6)", "1.25 (0.08–15.87)"], ["5 (1–6)", "2.00 (0.20–17.05)"]]
-    assert "In brackets after a rank, such as 3 (1–6), the best and worst rank its leakage's 95% interval allows" in text_of(page)
+    assert ("3 (1–6): ranked 3rd, could be 1st to 6th within its leakage's 95% interval, in brackets after it."
+            in text_of(page))
 
 
 def test_the_ranking_page_explains_the_method_with_the_golden_reports_bound(bundled_site):
