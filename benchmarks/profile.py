@@ -123,12 +123,9 @@ def _kind(map_name: str, task: Any) -> str:
     stops the profile: its figures would go to no row."""
     if map_name == "read":
         return "read"
-    if isinstance(task, str):
-        return task  # "whole", "index"
-    if isinstance(task, tuple) and task and isinstance(task[0], str):
-        return task[0]  # "pages", "compare", "suite"
-    if isinstance(task, range):
-        return "reports"
+    kind = getattr(type(task), "kind", None)  # a kind of work of the plugin's work.py
+    if isinstance(kind, str):
+        return kind
     raise ProfileError(f"the profile does not know the write task {task!r} ({type(task).__name__}): "
                        "say its kind in benchmarks/profile.py (_kind)")
 

@@ -545,7 +545,10 @@ def test_a_timed_function_no_build_called_stops_the_profile_with_its_name():
 def test_a_write_task_of_a_kind_the_profile_does_not_know_stops_it():
     from benchmarks import profile
 
-    assert [profile._kind("write", task) for task in ("whole", ("pages", 0, 1), range(3))] == ["whole", "pages", "reports"]
+    from benchmark_leaderboard import work
+
+    tasks = (work.WholeFiles(), work.FamilyPages(0, 1), work.ReportPages(range(3)), work.ModelPages(range(2)))
+    assert [profile._kind("write", task) for task in tasks] == ["whole", "pages", "reports", "models"]
     with pytest.raises(profile.ProfileError, match=r"does not know the write task \[1, 2\] \(list\)"):
         profile._kind("write", [1, 2])
 

@@ -32,7 +32,7 @@ from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import exits, included, output, validate, workers
+from . import exits, included, output, validate, work, workers
 from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
@@ -197,12 +197,12 @@ class LeaderboardGenerator(Generator):
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
         # copied into them (reading an object writes its reference count).
-        tasks: list[Any] = ["whole", "index"]
-        tasks += [("suite", s) for s in range(1, len(board.suites))]
-        tasks += [("pages", s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
-        tasks += [("compare", s) for s in range(len(board.suites))]
-        tasks += workers.chunks(range(len(board.rows)), self.options.workers)
-        tasks += [("models", numbers) for numbers in workers.chunks(range(len(self.models)), self.options.workers)]
+        tasks: list[Any] = [work.WholeFiles(), work.IndexPage()]
+        tasks += [work.SuitePage(s) for s in range(1, len(board.suites))]
+        tasks += [work.FamilyPages(s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
+        tasks += [work.SuiteMetrics(s) for s in range(len(board.suites))]
+        tasks += [work.ReportPages(rows) for rows in workers.chunks(range(len(board.rows)), self.options.workers)]
+        tasks += [work.ModelPages(numbers) for numbers in workers.chunks(range(len(self.models)), self.options.workers)]
         parts = workers.run(_write_counted, tasks, job, self.options.workers)
         written = [path for paths, _ in parts for path in paths]
         linked, linked_before = sum(count for _, count in parts), site.linked
@@ -389,54 +389,65 @@ def _write_counted(job: _PageJob, task: Any) -> tuple[list[str], int]:
 
 
 def _write_part(job: _PageJob, task: Any) -> list[str]:
-    """Write one part of the site: ``"whole"``, the files made of every row (leaderboard.json,
-    uncertainty.json, the page's data file and its chunks, and the CSV downloads) and the compare page; ``"index"``, the
-    index and the style made of the column table; ``("suite", suite)``, another suite's page and
-    panel script; ``("pages", suite, family)``, a family's pages; ``("compare", suite)``, a suite's
-    metrics; ``("models", numbers)``, the pages of a range of models; or the copies and pages of a
-    range of rows."""
+    """Write one part of the site: what the task (a kind of work.py) names."""
+    return _WRITERS[type(task)](job, task)
+
+
+def _write_index(job: _PageJob, task: work.IndexPage) -> list[str]:
+    """The index, the first suite's page (the others are SuitePage tasks), and the style sheets."""
     board, view = job.board, job.view
-    if task == "index":
-        # The first suite's page; the others are the ("suite", s) tasks.
-        return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
-                        current=board.suites[0], panels=True),
-                _render(job, job.columns_template, "theme/columns.css"),
-                _render(job, job.nojs_template, "theme/nojs.css")]
-    if isinstance(task, tuple) and task[0] == "suite":
-        # A suite's page, for a reader without the script, and its panel as a script, which the
-        # index's tabs load when the suite is first shown (its links are the index's).
-        suite = board.suites[task[1]]
-        return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
-                        view=view, current=suite, panels=False),
-                _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
-                        view=view, suite=suite, relative_to=job.index_save_as)]
-    if task == "whole":
-        written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
-                   job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
-                   job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
-                   *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
-                     for number in range(chunk_count(len(board.rows)))),
-                   _render(job, job.compare_template, "compare.html", page_name="compare")]
-        lines = csv_lines(board.rows, board.uncertainty)
-        written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
-        for suite in board.suites:
-            indices = suite_rows(suite)
-            written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
-        return written
-    if isinstance(task, tuple) and task[0] == "pages":
-        return _write_family_pages(job, *task[1:])
-    if isinstance(task, tuple) and task[0] == "models":
-        return _write_models(job, task[1])
-    if isinstance(task, tuple) and task[0] == "compare":
-        suite = board.suites[task[1]]
+    return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
+                    current=board.suites[0], panels=True),
+            _render(job, job.columns_template, "theme/columns.css"),
+            _render(job, job.nojs_template, "theme/nojs.css")]
+
+
+def _write_suite(job: _PageJob, task: work.SuitePage) -> list[str]:
+    """A suite's page, for a reader without the script, and its panel as a script, which the
+    index's tabs load when the suite is first shown (its links are the index's)."""
+    board, view = job.board, job.view
+    suite = board.suites[task.suite]
+    return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
+                    view=view, current=suite, panels=False),
+            _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
+                    view=view, suite=suite, relative_to=job.index_save_as)]
+
+
+def _write_whole(job: _PageJob, task: work.WholeFiles) -> list[str]:
+    """The files made of every row, and the compare page."""
+    board, view = job.board, job.view
+    written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+               job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
+               job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+               *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
+                 for number in range(chunk_count(len(board.rows)))),
+               _render(job, job.compare_template, "compare.html", page_name="compare")]
+    lines = csv_lines(board.rows, board.uncertainty)
+    written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
+    for suite in board.suites:
         indices = suite_rows(suite)
-        # Each row's copy read back (a few µs each with orjson): keeping every row's metric leaves
-        # from the read phase instead cost more memory at 100,000 reports than half the reference's
-        # allows (benchmarks/results.md).
-        with room_for_nesting():
-            metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in indices]
-        return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
-    return _write_reports(job, task)
+        written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
+    return written
+
+
+def _write_metrics(job: _PageJob, task: work.SuiteMetrics) -> list[str]:
+    """A suite's metrics for comparing. Each row's copy is read back (a few µs each with orjson):
+    keeping every row's metric leaves from the read phase instead cost more memory at 100,000
+    reports than half the reference's allows (benchmarks/results.md)."""
+    board = job.board
+    suite = board.suites[task.suite]
+    with room_for_nesting():
+        metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in suite_rows(suite)]
+    return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
+
+
+# What writes each kind of work (work.py).
+_WRITERS: dict[type, Callable[[Any, Any], list[str]]] = {
+    work.WholeFiles: _write_whole, work.IndexPage: _write_index, work.SuitePage: _write_suite,
+    work.FamilyPages: lambda job, task: _write_family_pages(job, task.suite, task.family),
+    work.SuiteMetrics: _write_metrics, work.ModelPages: lambda job, task: _write_models(job, task.models),
+    work.ReportPages: lambda job, task: _write_reports(job, task.rows),
+}
 
 
 def _board_pages(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str,
