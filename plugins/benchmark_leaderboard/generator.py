@@ -175,7 +175,8 @@ class LeaderboardGenerator(Generator):
 
     def generate_output(self, writer) -> None:
         # The static generator decided what it copies after generate_context: nor may any of that.
-        self._refuse_collisions(_static_paths(self.context, self.settings, self.theme))
+        static = list(_static_paths(self.context, self.settings, self.theme))
+        self._refuse_collisions(static)
         board = self.leaderboard
         previous = self.output_path if self.in_place else self.options.previous_render
         site = SiteWriter(self.output_path, previous)
@@ -217,7 +218,7 @@ class LeaderboardGenerator(Generator):
                 language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
-        files = self._render_files(written)
+        files = self._render_files(written, static)
         retention = self.settings.get("OUTPUT_RETENTION") or ()
         if self.in_place and self.earlier_files is None:
             _remove_stale(self.output_path, set(written))  # a render whose marker lists no files
@@ -261,30 +262,17 @@ class LeaderboardGenerator(Generator):
         if clashes:
             raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
 
-    def _render_files(self, written: list[str]) -> set[str]:
+    def _render_files(self, written: list[str], static: list[tuple[str, str]]) -> set[str]:
         """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown
-        pages), what the static generator copies after this generator (the theme's static files and
-        STATIC_PATHS), and the sitemap the official sitemap plugin writes at the end."""
+        pages), what the static generator copies after this generator (``static``: the theme's static
+        files and STATIC_PATHS), and the sitemap the official sitemap plugin writes at the end."""
         files = set(written) | {output.MARKER}
         root = os.path.abspath(self.output_path)
         for path in _pelican_written:
             relative = os.path.relpath(os.path.abspath(path), root)
             if not relative.startswith(os.pardir):
                 files.add(relative.replace(os.sep, "/"))
-        ignores = self.settings.get("IGNORE_FILES") or []
-        static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
-        for name in self.settings.get("THEME_STATIC_PATHS") or []:
-            source = os.path.join(self.theme, name)
-            if os.path.isfile(source):
-                files.add(posixpath.normpath(f"{static_dir}/{os.path.basename(name)}"))
-            for folder, folders, names in os.walk(source, followlinks=True):
-                folders[:] = [entry for entry in folders if not any(fnmatch.fnmatch(entry, i) for i in ignores)]
-                inside = os.path.relpath(folder, source).replace(os.sep, "/")
-                for entry in names:
-                    if not any(fnmatch.fnmatch(entry, i) for i in ignores):
-                        files.add(posixpath.normpath(f"{static_dir}/{inside}/{entry}"))
-        for static in self.context.get("staticfiles") or []:
-            files.add(static.save_as.replace(os.sep, "/"))
+        files.update(path for path, _ in static)
         if any(str(name).rpartition(".")[2] == "sitemap" for name in self.settings.get("PLUGINS") or []):
             sitemap = self.settings.get("SITEMAP") or {}
             files.add("sitemap." + (sitemap.get("format") or "xml" if isinstance(sitemap, dict) else "xml"))
@@ -324,16 +312,21 @@ def _pelican_paths(context: dict[str, Any], settings: dict[str, Any]) -> Iterato
 
 def _static_paths(context: dict[str, Any], settings: dict[str, Any], theme: str) -> Iterator[tuple[str, str]]:
     """Every file the static generator will copy, as (path, what copies it): the theme's static
-    files (``THEME_STATIC_PATHS``, under ``THEME_STATIC_DIR``) and ``STATIC_PATHS``."""
+    files (``THEME_STATIC_PATHS``, under ``THEME_STATIC_DIR``, less what ``IGNORE_FILES`` names) and
+    ``STATIC_PATHS``."""
+    ignores = settings.get("IGNORE_FILES") or []
     static_dir = settings.get("THEME_STATIC_DIR", "theme")
+    theirs = "the theme's static files (THEME_STATIC_PATHS)"
     for name in settings.get("THEME_STATIC_PATHS") or []:
         source = os.path.join(theme, name)
         if os.path.isfile(source):
-            yield _site_path(os.path.join(static_dir, os.path.basename(name))), "the theme's static files (THEME_STATIC_PATHS)"
-        for folder, _, names in sorted(os.walk(source, followlinks=True)):
+            yield _site_path(os.path.join(static_dir, os.path.basename(name))), theirs
+        for folder, folders, names in os.walk(source, followlinks=True):
+            folders[:] = sorted(entry for entry in folders if not any(fnmatch.fnmatch(entry, i) for i in ignores))
             inside = os.path.relpath(folder, source)
             for entry in sorted(names):
-                yield _site_path(os.path.join(static_dir, inside, entry)), "the theme's static files (THEME_STATIC_PATHS)"
+                if not any(fnmatch.fnmatch(entry, i) for i in ignores):
+                    yield _site_path(os.path.join(static_dir, inside, entry)), theirs
     for static in context.get("staticfiles") or []:
         yield _site_path(static.save_as), f"the static file {static.relative_source_path} (STATIC_PATHS)"
 
