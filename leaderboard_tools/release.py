@@ -18,7 +18,7 @@ from typing import Iterable
 
 from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
 from benchmark_leaderboard import validate
-from benchmark_leaderboard.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, absent_badge
+from benchmark_leaderboard.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry
 from benchmark_leaderboard.fill import BIDI_CONTROL
 from benchmark_leaderboard.settings import options
@@ -395,7 +395,7 @@ def absent_badges(kept: Iterable[KeptRelease], latest: str, paths: Iterable[str]
         for release in releases:
             badge = absent_badge(path, release.leaderboard, release.uncertainty, latest)
             if badge is not None:
-                made[path] = template.render({**STYLE._asdict(), **badge._asdict()}).encode("utf-8")
+                made[path] = badge_svg(template, badge)
                 break
     return made
 

@@ -191,6 +191,15 @@ def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, 
                  _attribute_text(suite_shown), source)
 
 
+def badge_svg(template: Any, badge: Badge) -> bytes:
+    """A badge's SVG: ``template`` (the theme's badge.svg) rendered with the style every badge shares
+    and the badge's fields, by the build and by the pages branch's root alike."""
+    return template.render({**_STYLE_FIELDS, **badge._asdict()}).encode("utf-8")
+
+
+_STYLE_FIELDS = STYLE._asdict()
+
+
 def _attribute_text(text: str) -> str:
     """``text`` escaped for an HTML attribute value, as a snippet to copy writes it."""
     return str(escape(text))

@@ -33,7 +33,7 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, included, output, validate, work, workers
-from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows
+from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, badge_svg
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
@@ -554,11 +554,8 @@ def _badge(job: _PageJob, index: int) -> Badge:
 
 
 def _badge_svg(job: _PageJob, badge: Badge) -> bytes:
-    """A badge's SVG: badge.svg rendered with the style every badge shares and the badge's fields."""
-    return job.badge_template.render({**_BADGE_STYLE, **badge._asdict(), "badge": badge}).encode("utf-8")
-
-
-_BADGE_STYLE = STYLE._asdict()
+    """A badge's SVG, from the theme's badge.svg (``badge.badge_svg``)."""
+    return badge_svg(job.badge_template, badge)
 
 
 def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
