@@ -26,7 +26,7 @@ import posixpath
 import stat
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from pelican import signals
 from pelican.generators import Generator
@@ -37,7 +37,6 @@ from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, b
 from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
-from .fill import url_of
 from .history import archive_history
 from .leaves import metric_leaves
 from .model_pages import (MODEL_PAGES, ModelIndex, ModelPage, model_details, model_index, model_page_path,
