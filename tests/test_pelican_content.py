@@ -71,3 +71,21 @@ def test_rendering_in_place_removes_what_left_the_archive_and_leaves_unchanged_f
     fresh = tmp_path / "fresh"
     assert pelican_content(fresh, reports).returncode == 0
     assert tree_digest(site) == tree_digest(fresh)
+
+
+def test_an_error_of_the_disk_is_one_line_and_the_status_of_an_unusable_output(archive, tmp_path):
+    reports = archive({"a.report.json": report()})
+    site = tmp_path / "site"
+    assert pelican_content(site, reports).returncode == 0
+    # Where the render wrote leaderboard.json, someone put a folder: the file cannot be written.
+    os.unlink(site / "leaderboard.json")
+    (site / "leaderboard.json").mkdir()
+    (site / "leaderboard.json" / "theirs.txt").write_text("theirs\n")
+
+    result = pelican_content(site, reports)
+
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines == ["build failed: Is a directory: leaderboard.json"]
+    assert "Traceback" not in result.stderr + result.stdout
+    assert (site / "leaderboard.json" / "theirs.txt").read_text() == "theirs\n"

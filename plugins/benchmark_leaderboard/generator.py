@@ -18,6 +18,7 @@ not, and writes the render's marker last."""
 from __future__ import annotations
 
 import fnmatch
+from contextlib import contextmanager
 from functools import partial
 import hashlib
 import logging
@@ -42,7 +43,8 @@ from .leaves import metric_leaves
 from .model_pages import (MODEL_PAGES, ModelIndex, ModelPage, model_details, model_index, model_page_path,
                           model_page_url, model_pages)
 from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
-from .problems import BuildFailed, BuildRefused, one_line
+from .one_line import print_problems_on_one_line
+from .problems import BuildFailed, one_line
 from .downloads import csv_lines, csv_pieces, suite_csv_path
 from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
                       uncertainty_json)
@@ -98,6 +100,14 @@ class LeaderboardGenerator(Generator):
     ``reports/``, ``schemas/`` and a page per report under ``report/``."""
 
     def generate_context(self) -> None:
+        with _unusable_on_os_error():
+            self._decide()
+
+    def generate_output(self, writer) -> None:
+        with _unusable_on_os_error():
+            self._write()
+
+    def _decide(self) -> None:
         self.options: Options = checked(options(self.settings))
         problem = output.judge(self.output_path, self.settings)
         if problem:
@@ -172,7 +182,7 @@ class LeaderboardGenerator(Generator):
             self._refuse_overwriting(self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
-    def generate_output(self, writer) -> None:
+    def _write(self) -> None:
         # The static generator decided what it copies after generate_context: nor may any of that.
         static = list(_static_paths(self.context, self.settings, self.theme))
         self._refuse_collisions(static)
@@ -669,45 +679,28 @@ def _remove_unwritten(output_path: str, stale: set[str], retention: Iterable[str
             pass
 
 
-class _ProblemsOnOneLine(logging.Filter):
-    """Under ``pelican content``, Pelican logs the exception that stopped a build with its traceback,
-    wrapped to the terminal's width. A refused archive or a build that cannot go on is printed
-    instead as ``invoke build`` prints it, one line a problem, and Pelican exits with the
-    exception's ``exitcode`` (1 refused, 2 failed)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        error = record.exc_info[1] if record.exc_info else None
-        if isinstance(error, BuildRefused):
-            count = len(error.problems)
-            lines = error.lines() + [f"build refused: {count} problem{'s' if count != 1 else ''}; nothing was written"]
-        elif isinstance(error, BuildFailed):
-            lines = [f"build failed: {error}"]
-        elif isinstance(error, OSError):
-            error.exitcode = exits.UNUSABLE
-            lines = [f"build failed: {one_line(error.strerror or str(error))}" + (f": {one_line(str(error.filename))}" if error.filename else "")]
-        else:
-            return True
-        for line in lines:
-            print(line, file=sys.stderr)
-        return False
-
-
-_ONE_LINE = _ProblemsOnOneLine()
+@contextmanager
+def _unusable_on_os_error() -> Iterator[None]:
+    """An error of the disk (full, read-only, gone) stops ``pelican content`` with the status of an
+    unusable output; the error itself goes on, so that a runner sees what it is."""
+    try:
+        yield
+    except OSError as error:
+        error.exitcode = exits.UNUSABLE
+        raise
 
 
 def get_generators(pelican_object):
     return LeaderboardGenerator
 
 
-def _add_filters(pelican_object) -> None:
-    settings = pelican_object.settings
-    settings["JINJA_FILTERS"] = {**(settings.get("JINJA_FILTERS") or {}), **TEMPLATE_FILTERS}
+def _add_filters(generator: Generator) -> None:
+    """Every generator's Jinja environment, as Pelican hands it over, gets the theme's filters."""
+    generator.env.filters.update(TEMPLATE_FILTERS)
 
 
 def register() -> None:
-    signals.initialized.connect(_add_filters)
+    signals.initialized.connect(print_problems_on_one_line)
+    signals.generator_init.connect(_add_filters)
     signals.get_generators.connect(get_generators)
     signals.content_written.connect(_note_written)
-    pelican_logger = logging.getLogger("pelican")
-    if _ONE_LINE not in pelican_logger.filters:
-        pelican_logger.addFilter(_ONE_LINE)
