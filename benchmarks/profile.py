@@ -247,7 +247,7 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("build: rank, group, document check", "benchmark_leaderboard.pipeline:read_leaderboard", timed),
     ("build: board view, charts", "benchmark_leaderboard.view:board_view", timed),
     ("build: history", "benchmark_leaderboard.history:archive_history", timed),
-    ("build: changes", "benchmark_leaderboard.changes:build_changes", timed),
+    ("build: changes", "benchmark_leaderboard.changes_page:build_changes", timed),
     ("build: announce (content_written)", "benchmark_leaderboard.writer:SiteWriter.announce", timed),
     # The read phase, in the workers.
     ("read: file read (kernel)", "benchmark_leaderboard.archive:read_bytes", timed),

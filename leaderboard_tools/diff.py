@@ -1,8 +1,8 @@
 """What changed between two leaderboards, row by row, for ``invoke diff``: the readers that find and
 check a leaderboard (``read_source``: a file, a render folder or a git ref) and the formatters that
 show the result (``FORMATS``: text, markdown, json). The comparison itself (``compare``, pure) lives in
-the plugin (``benchmark_leaderboard.changes``), where the site's changes page uses it too; its names
-are re-exported here.
+the plugin (``benchmark_leaderboard.comparison``), where the site's changes page and feed use it too;
+how it ends the command is the exit table's (``exits.LEAKS_MORE``).
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
 that two releases' leaderboards compare row by row. When one leaderboard holds several rows of one
@@ -14,27 +14,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from decimal import Decimal  # the type of a change, as tests and callers name it
 from typing import Any, Callable
 
-from benchmark_leaderboard.changes import (FIELDS, IDENTITY, KIND, KINDS, LEAKS_MORE, METRIC_NAMES, METRICS, Diff,
-                                           FieldChange, Identity, Kind, MetricChange, Presence, RankMove, Side, Standing,
-                                           UnusableInput, compare, parse_leaderboard, percent_of, standings, summary)
+from benchmark_leaderboard.changes_page import percent_of
+from benchmark_leaderboard.comparison import (COMPARED_METRICS, IDENTITY, KINDS, METRIC_NAMES, Diff, Identity, MetricChange,
+                                              Presence, compare, summary)
+from benchmark_leaderboard.leaderboard_file import UnusableInput, parse_leaderboard
 from benchmark_leaderboard.problems import one_line
-from benchmark_leaderboard.versions import version_key
 from benchmark_leaderboard.view import percent
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"
-DIFF_SCHEMA_VERSION = 2  # 2: one list per kind of change (changes.KINDS), named as every format names it
-
-# The comparison's names, as they were when they lived here.
-__all__ = ["DIFF_SCHEMA", "DIFF_SCHEMA_VERSION", "Decimal", "FIELDS", "FORMATS", "IDENTITY", "KIND", "KINDS", "Kind",
-           "LEAKS_MORE", "METRICS", "Diff",
-           "FieldChange", "Identity", "MetricChange", "Presence", "RankMove", "Side", "Standing", "UnusableInput",
-           "compare", "diff_document", "diff_sources", "format_json", "format_markdown", "format_text",
-           "parse_leaderboard", "percent", "percent_of", "read_source", "source_bytes", "standings", "summary",
-           "version_key"]
+DIFF_SCHEMA_VERSION = 2  # 2: one list per kind of change (comparison.KINDS), named as every format names it
 
 
 # -- Reading an input: a leaderboard.json, a render folder or a git ref ---------------------------
@@ -109,7 +100,7 @@ def _moved(old: int, new: int) -> str:
 
 
 def _metrics_of(row: dict[str, Any]) -> str:
-    return ", ".join(f"{METRIC_NAMES[metric]} {percent(row[metric])}%" for metric in METRICS)
+    return ", ".join(f"{METRIC_NAMES[metric]} {percent(row[metric])}%" for metric in COMPARED_METRICS)
 
 
 def _metric_text(change: MetricChange) -> str:
@@ -188,7 +179,7 @@ def format_markdown(diff: Diff) -> str:
     def presence_row(item: Presence) -> list[str]:
         row = item.standing.row
         return _who(item.identity) + [str(item.standing.rank), str(item.standing.suite_rank),
-                                      *(f"{percent(row[metric])}%" for metric in METRICS)]
+                                      *(f"{percent(row[metric])}%" for metric in COMPARED_METRICS)]
 
     presence_header = ["Rank", "Suite rank", "Leakage", "Recall", "F1"]
     tables: dict[str, tuple[list[str], list[str], Callable[[Any], list[str]]]] = {

@@ -16,7 +16,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
-from benchmark_leaderboard.changes import CHANGES_PAGE, PREVIOUS_COPY, UnusableInput, changes_page, compare, parse_leaderboard
+from benchmark_leaderboard.changes_page import PREVIOUS_COPY, changes_page
+from benchmark_leaderboard.comparison import compare
+from benchmark_leaderboard.leaderboard_file import UnusableInput, parse_leaderboard
 from benchmark_leaderboard import validate
 from benchmark_leaderboard.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
 from benchmark_leaderboard.feed import CONTENT_TEMPLATE, FEED_PATH, TAG, feed_bytes, release_entry

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from urllib.parse import quote
 
@@ -13,7 +14,8 @@ from tasks_support import git
 
 from benchmark_leaderboard import validate
 from leaderboard_tools import diff
-from leaderboard_tools.diff import Identity, compare, version_key
+from benchmark_leaderboard.comparison import Identity, compare
+from benchmark_leaderboard.versions import version_key
 
 OTHER_HASH = "sha256:" + "cd" * 32
 
@@ -261,7 +263,7 @@ def test_every_metric_change_shows_old_new_and_the_exact_change():
         ("improved", "F1 0.93% -> 12.3456% (+11.4156 points)"),
     ]
     assert [change.change for change in changes.metric_changes] == [
-        diff.Decimal("0.1"), diff.Decimal("-0.2"), diff.Decimal("0.114156")]
+        Decimal("0.1"), Decimal("-0.2"), Decimal("0.114156")]
     assert json.loads(diff.format_json(changes))["fell"][0]["change"] == -0.2
 
 

@@ -21,7 +21,8 @@ from lxml import etree, html as lxml_html
 from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
-from benchmark_leaderboard.changes import KIND, changes_page, compare
+from benchmark_leaderboard.changes_page import changes_page
+from benchmark_leaderboard.comparison import KIND, compare
 from benchmark_leaderboard.display import isolate
 from benchmark_leaderboard.feed import FEED_PATH, LISTED, TAG, feed_bytes, release_entry
 from leaderboard_tools import release

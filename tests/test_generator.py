@@ -56,7 +56,7 @@ def test_generate_context_decides_writes_nothing_and_leaves_nothing_running(arch
     assert multiprocessing.active_children() == [] and child_processes() == []
     board = context["leaderboard"]
     assert [row.report_path for row in board.rows] == [f"s/r{i}.report.json" for i in range(40)]
-    assert board.standing.in_suite[:3] == (1, 2, 3)
+    assert board.places.in_suite[:3] == (1, 2, 3)
 
 
 def run_pelican(settings) -> None:

@@ -19,7 +19,7 @@ from benchmark_leaderboard.publish import embedded, unpacked
 from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
-from benchmark_leaderboard.uncertainty import FIELDS as FIGURES
+from benchmark_leaderboard.uncertainty import FIGURES
 from benchmark_leaderboard.view import percent
 
 

@@ -594,7 +594,7 @@ def test_the_diff_sample_is_what_invoke_diff_prints_of_the_pages_branch(tmp_path
 
 
 def test_the_kinds_table_names_each_kind_as_every_format_does():
-    from benchmark_leaderboard.changes import KINDS
+    from benchmark_leaderboard.comparison import KINDS
 
     rows = table_with("kind", "text", "json").rows
     assert [(row["kind"], row["text"].strip("`"), row["json"].strip("`")) for row in rows] == [

@@ -21,7 +21,7 @@ from benchmark_leaderboard.fill import Filled
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.publish import uncertainty_json
 from benchmark_leaderboard.rank import Family, Suite
-from benchmark_leaderboard.uncertainty import (FIELDS, Z, rank_ranges, told_apart, uncertainty_document, uncertainty_of,
+from benchmark_leaderboard.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document, uncertainty_of,
                                                wilson)
 from benchmark_leaderboard.view import percent
 from conftest import ROOT, report
@@ -203,8 +203,8 @@ def test_uncertainty_json_is_the_canonical_form_of_every_rows_figures_by_report_
 def test_the_published_schema_is_the_one_checked_and_every_row_figure_is_described():
     schema = json.loads(validate.schema_text(validate.UNCERTAINTY_SCHEMA))
 
-    assert sorted(schema["$defs"]["row"]["required"]) == sorted(FIELDS)
-    assert set(schema["$defs"]["row"]["properties"]) == set(FIELDS)
+    assert sorted(schema["$defs"]["row"]["required"]) == sorted(FIGURES)
+    assert set(schema["$defs"]["row"]["properties"]) == set(FIGURES)
     assert validate.UNCERTAINTY_SCHEMA in validate.SCHEMA_NAMES  # published under schemas/
 
 

@@ -2,7 +2,7 @@
 ``suites/<anchor>.csv`` (a suite's rows, in ranking order). Pure: rows in, bytes out.
 
 RFC 4180: one header line with the published fields in the schema's order (``Row._fields``), then
-how sure the row's rank is, as uncertainty.json holds it (``uncertainty.FIELDS``); one line a row,
+how sure the row's rank is, as uncertainty.json holds it (``uncertainty.FIGURES``); one line a row,
 fields separated by commas, every line ending in CRLF, UTF-8 without a byte order mark. Numbers
 are written exactly as leaderboard.json and uncertainty.json write them (Python's ``repr`` of the
 float), and true or false as JSON writes them. A text cell is quoted when it holds a comma, a double quote, CR or LF (its double quotes
@@ -17,7 +17,7 @@ from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 from .fill import FIELDS, Row
-from .uncertainty import FIELDS as FIGURES
+from .uncertainty import FIGURES
 from .uncertainty import Uncertainty
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

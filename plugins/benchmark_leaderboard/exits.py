@@ -20,6 +20,10 @@ read (an unknown task or flag, a missing argument or flag value: ``leaderboard_t
 missing reports folder, an output that is not a render of this site, a disk that is full, a port out
 of range, a build that holds the output's lock. One line says what."""
 
+LEAKS_MORE = REFUSED
+"""``invoke diff`` and a release's checks: a row of the new leaderboard leaks more than the same row
+of the old one. CI stops the release."""
+
 INTERRUPTED = 128
 """The base of the statuses of a task ended by a signal: ``interrupted(signum)``."""
 
@@ -29,4 +33,4 @@ def interrupted(signum: int) -> int:
     return INTERRUPTED + int(signum)
 
 
-__all__ = ["DONE", "INTERRUPTED", "REFUSED", "UNUSABLE", "interrupted"]
+__all__ = ["DONE", "INTERRUPTED", "LEAKS_MORE", "REFUSED", "UNUSABLE", "interrupted"]

@@ -24,7 +24,8 @@ from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
 
-from .changes import CHANGES_PAGE, KIND, ChangesPage, as_sentence
+from .changes_page import CHANGES_PAGE, ChangesPage, as_sentence
+from .comparison import KIND
 from .display import isolate
 from .pages import report_page_url
 from .versions import version_order

@@ -17,7 +17,7 @@ from .manifest import Manifest
 from .problems import Problem, pointer
 
 HASH = re.compile(r"sha256:[0-9a-f]{64}")
-METRICS = {
+METRIC_PATHS = {
     "leakage": ("leakage.overall", "leakage_rate.overall", "leakage_rate", "critical_leakage_rate"),
     "recall": ("exact_span_f1.recall", "span.recall", "micro.recall", "recall"),
     "f1": ("exact_span_f1.f1", "span.f1", "micro.f1", "micro_f1", "f1"),
@@ -75,7 +75,7 @@ def _text(value: Any) -> str | None:
 
 
 # Each metric's paths with their keys split once: (path, its keys).
-_METRIC_KEYS = {field: tuple((path, tuple(path.split("."))) for path in paths) for field, paths in METRICS.items()}
+_METRIC_KEYS = {field: tuple((path, tuple(path.split("."))) for path in paths) for field, paths in METRIC_PATHS.items()}
 
 
 def _metric(metrics: dict[str, Any], paths: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, Any]:
@@ -168,7 +168,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
 
     metrics = payload.get("metrics")
     if isinstance(metrics, dict):  # the schema names anything else
-        for field, paths in METRICS.items():
+        for field, paths in METRIC_PATHS.items():
             path, value = _metric(metrics, _METRIC_KEYS[field])
             where = _metric_pointer(path) if path else "/metrics"
 

@@ -35,7 +35,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, included, output, validate, work, workers
 from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, badge_svg
-from .changes import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
+from .changes_page import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
 from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
 from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
 from .history import archive_history
@@ -165,7 +165,7 @@ class LeaderboardGenerator(Generator):
         self.context["leaderboard_feed_url"] = f"{self.options.site_root}/{FEED_PATH}" if self.options.site_root else None
         # Each row's suite and model has one badge, made of its best row of the newest release it
         # has in the suite; a report page shows its model's, with snippets under the absolute SITEURL.
-        self.badge_rows = badge_rows(self.leaderboard.rows, self.leaderboard.standing.suite_of)
+        self.badge_rows = badge_rows(self.leaderboard.rows, self.leaderboard.places.suite_of)
         self.context["leaderboard_site_url"] = site_url.rstrip("/")
         self.context["badge_style"] = STYLE
         # Every HTML page this build writes, as the page objects Pelican makes (content_object_init
@@ -265,7 +265,7 @@ class LeaderboardGenerator(Generator):
         for index, row in enumerate(board.rows):
             paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
             if self.badge_rows[index] == index:
-                paths.append(badge_path(board.suites[board.standing.suite_of[index]].anchor, row.model_name))
+                paths.append(badge_path(board.suites[board.places.suite_of[index]].anchor, row.model_name))
         paths += [model_page_path(name) for name in self.models.names]
         clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
         if clashes:
@@ -555,10 +555,10 @@ def _badge(job: _PageJob, index: int) -> Badge:
     """The badge the row at ``index`` stands for (its suite and model's, when it is their badge row)."""
     board = job.board
     row = board.rows[index]
-    suite_number = board.standing.suite_of[index]
+    suite_number = board.places.suite_of[index]
     sure = board.uncertainty
     return badge_of(badge_path(board.suites[suite_number].anchor, row.model_name), row.suite, row.model_name,
-                    row.leakage, board.standing.in_suite[index], job.suite_rows[suite_number], row.release_tag,
+                    row.leakage, board.places.in_suite[index], job.suite_rows[suite_number], row.release_tag,
                     f"{sure.best[index]}–{sure.worst[index]}", source=report_page_url(row.report_path))
 
 
@@ -573,7 +573,7 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
     context, the page object, the row, its details and its badge."""
     board = job.board
     badge_rows = job.badge_rows
-    standing, uncertainty = board.standing, board.uncertainty
+    places, uncertainty = board.places, board.uncertainty
     written: list[str] = []
     template = job.report_template
     changes = job.context.get("leaderboard_changes")
@@ -585,16 +585,16 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
             payload, copy = report_of(board, index)
             written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
             page = job.report_pages[index]
-            suite_number = standing.suite_of[index]
+            suite_number = places.suite_of[index]
             suite = board.suites[suite_number]
             notes = changes.notes.get(row.report_path) if changes else None
-            details = report_details(filled, payload, index + 1, standing.in_suite[index], standing.in_family[index],
+            details = report_details(filled, payload, index + 1, places.in_suite[index], places.in_family[index],
                                      len(board.rows), suite.anchor, hashlib.sha256(copy).hexdigest(),
                                      suite_csv=suite_csv_path(suite.anchor),
                                      manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
                                      uncertainty=uncertainty, suite_number=suite_number, rows=board.rows,
-                                     in_suite=standing.in_suite, index_url=job.index_url, changed=tuple(notes or ()),
+                                     in_suite=places.in_suite, index_url=job.index_url, changed=tuple(notes or ()),
                                      changed_release=changes.release_tag if notes else None,
                                      history=history.of(row) if history else None)
             badge_index = badge_rows[index]

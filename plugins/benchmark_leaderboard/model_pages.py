@@ -175,13 +175,13 @@ def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: d
     order); ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a
     suite and model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's
     place in version order."""
-    rows, standing, sure = board.rows, board.standing, board.uncertainty
+    rows, places, sure = board.rows, board.places, board.uncertainty
     by_suite: dict[int, list[int]] = {}
     for index in indices:
-        by_suite.setdefault(standing.suite_of[index], []).append(index)
+        by_suite.setdefault(places.suite_of[index], []).append(index)
     suites = []
     for number in sorted(by_suite):
-        shown = [ModelRow(rows[index], index, report_page_url(rows[index].report_path), standing.in_suite[index],
+        shown = [ModelRow(rows[index], index, report_page_url(rows[index].report_path), places.in_suite[index],
                           sure.best[index], sure.worst[index], sure.best[index] == 1,
                           interval_text(sure.leakage_low[index], sure.leakage_high[index]),
                           interval_text(sure.recall_low[index], sure.recall_high[index]))

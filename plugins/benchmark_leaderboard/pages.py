@@ -83,7 +83,7 @@ def leaderboard_pages(board: Any, places: Sequence[PagePlace], settings: dict[st
     latest_date = run_datetime(latest) if latest else None
     pages: list[Content] = [board_page(place, latest_date, settings, context) for place in places]
     dates: dict[str, datetime] = {}  # a run date's page date, made once a date
-    suites, suite_of = board.suites, board.standing.suite_of
+    suites, suite_of = board.suites, board.places.suite_of
     for index, row in enumerate(board.rows):
         date_of = dates.get(row.run_date)
         if date_of is None:

@@ -25,7 +25,7 @@ from .document import document_view, whole_document
 from .fill import Filled, Row, fill_row
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
-from .rank import Standing, Suite, group, rank_key, standing
+from .rank import Places, Suite, group, places, rank_key
 from .settings import Options
 from .uncertainty import Uncertainty, extreme_rows, uncertainty_document, uncertainty_of
 
@@ -37,7 +37,7 @@ class Leaderboard:
     ranked: tuple[Filled, ...]
     rows: tuple[Row, ...]  # the published rows, in ranking order (``ranked[i].row``)
     suites: tuple[Suite, ...]
-    standing: Standing
+    places: Places
     uncertainty: Uncertainty  # every row's intervals and rank range in its suite, by its index
     files_read: int
     reports_dir: str
@@ -105,7 +105,7 @@ def read_leaderboard(options: Options) -> Leaderboard:
     sure_problems = validate.uncertainty_problems(uncertainty_document(rows, sure, extreme_rows(sure)))
     if sure_problems:
         raise BuildRefused(sure_problems)
-    return Leaderboard(ranked, rows, suites, standing(ranked, suites), sure, len(paths), root, manifest, copies,
+    return Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
                        copy_bounds, copy_sizes)
 
 

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from .canonical import flat_text
 from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
 from .document import SCHEMA_VERSION, row_object
-from .fill import FIELDS, METRICS, Row
+from .fill import FIELDS, METRIC_PATHS, Row
 from .rank import SORT, Suite
-from .uncertainty import FIELDS as FIGURES
+from .uncertainty import FIGURES
 from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
 from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 
@@ -258,7 +258,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update({key + "_decimals": [view.places(at, index) for index in range(len(view.frontier))[span]]
                        for key, at in positions.items()})
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
-                    hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRICS, *FLOAT_FIELDS],
+                    hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRIC_PATHS, *FLOAT_FIELDS],
                     rank_range=list(RANK_RANGE), top_rows=max(map(len, view.tops), default=0))
     data["fields"] = {name: pack_column(values) for name, values in fields.items()}
     return _script_json(data)

@@ -80,7 +80,7 @@ def suite_anchors(names: list[str]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Standing:
+class Places:
     """Where the row at each index of the global ranking stands: overall (its index + 1), in its
     suite and in its family on that suite."""
 
@@ -89,7 +89,7 @@ class Standing:
     suite_of: tuple[int, ...]  # the index of the row's suite in the grouped suites
 
 
-def standing(ranked: tuple[Filled, ...], suites: tuple[Suite, ...]) -> Standing:
+def places(ranked: tuple[Filled, ...], suites: tuple[Suite, ...]) -> Places:
     in_suite = [0] * len(ranked)
     in_family = [0] * len(ranked)
     suite_of = [0] * len(ranked)
@@ -100,4 +100,4 @@ def standing(ranked: tuple[Filled, ...], suites: tuple[Suite, ...]) -> Standing:
                 suite_of[index] = position
         for place, index in enumerate(sorted(index for family in suite.families for index in family.rows), start=1):
             in_suite[index] = place
-    return Standing(tuple(in_suite), tuple(in_family), tuple(suite_of))
+    return Places(tuple(in_suite), tuple(in_family), tuple(suite_of))

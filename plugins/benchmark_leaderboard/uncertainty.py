@@ -41,7 +41,7 @@ METHOD = "wilson-95"
 METHOD_NAME = "Wilson score interval"
 # A row's published figures, in this order: the columns the CSVs add after the schema v1 fields,
 # and the fields of each row of uncertainty.json.
-FIELDS = ("method", "fixture_count", "leakage_low", "leakage_high", "recall_low", "recall_high",
+FIGURES = ("method", "fixture_count", "leakage_low", "leakage_high", "recall_low", "recall_high",
           "suite_rank_best", "suite_rank_worst", "could_be_first")
 # The figures that are floats, as leaderboard.json's fractions are (a CSV writes them as Python does),
 # and the two that make a row's rank range.
@@ -125,21 +125,21 @@ class Uncertainty:
         return self.worst[index] - self.best[index]
 
     def values(self, index: int) -> tuple[Any, ...]:
-        """The row's published figures, in ``FIELDS`` order."""
+        """The row's published figures, in ``FIGURES`` order."""
         return (METHOD, self.fixture_count[index], self.leakage_low[index], self.leakage_high[index],
                 self.recall_low[index], self.recall_high[index], self.best[index], self.worst[index],
                 self.best[index] == 1)
 
     def columns(self, span: slice) -> dict[str, list[Any]]:
         """Each figure's values for the rows of the ranking in ``span``, by the figure's name, in
-        ``FIELDS`` order."""
+        ``FIGURES`` order."""
         best = self.best[span]
         found = {"method": [METHOD] * len(best), "fixture_count": list(self.fixture_count[span]),
                  "leakage_low": self.leakage_low[span].tolist(), "leakage_high": self.leakage_high[span].tolist(),
                  "recall_low": self.recall_low[span].tolist(), "recall_high": self.recall_high[span].tolist(),
                  "suite_rank_best": best.tolist(), "suite_rank_worst": self.worst[span].tolist(),
                  "could_be_first": [first == 1 for first in best]}
-        return {name: found[name] for name in FIELDS}
+        return {name: found[name] for name in FIGURES}
 
     def nearest_alike(self, index: int, suite: int, place: int, most: int, reach: int) -> list[int]:
         """Up to ``most`` rows of suite number ``suite`` that the row at ``index`` (at ``place``,
@@ -198,7 +198,7 @@ def uncertainty_of(ranked: Sequence[Filled], suites: Sequence[Suite]) -> Uncerta
 
 def row_figures(uncertainty: Uncertainty, index: int) -> dict[str, Any]:
     """A row of uncertainty.json: the row's figures by their names."""
-    return dict(zip(FIELDS, uncertainty.values(index)))
+    return dict(zip(FIGURES, uncertainty.values(index)))
 
 
 def uncertainty_document(rows: Sequence[Row], uncertainty: Uncertainty, indices: Iterable[int]) -> dict[str, Any]:
