@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from invoke import Exit, Task, task
 
-from benchmark_leaderboard.badge import BADGES
-from benchmark_leaderboard.changes_page import PREVIOUS_COPY
+from benchmark_leaderboard.paths import BADGES
+from benchmark_leaderboard.paths import PREVIOUS_COPY
 from benchmark_leaderboard.comparison import previous_release_problem
 from benchmark_leaderboard.output import one_line
 from benchmark_leaderboard.problems import BuildRefused

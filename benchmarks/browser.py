@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 from urllib.parse import unquote, urlsplit
 
-from benchmark_leaderboard.badge import model_path
+from benchmark_leaderboard.paths import model_path
 from leaderboard_tools.preview import serving
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

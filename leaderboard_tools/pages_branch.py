@@ -15,9 +15,9 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from benchmark_leaderboard.badge import BADGES
-from benchmark_leaderboard.changes_page import PREVIOUS_COPY
-from benchmark_leaderboard.feed import FEED_PATH
+from benchmark_leaderboard.paths import BADGES
+from benchmark_leaderboard.paths import PREVIOUS_COPY
+from benchmark_leaderboard.paths import FEED_PATH
 from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
 
 from . import exits

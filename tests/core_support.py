@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from benchmark_leaderboard.pipeline import Leaderboard, read_leaderboard, report_of
+from benchmark_leaderboard.board import Leaderboard
+from benchmark_leaderboard.pipeline import read_leaderboard, report_of
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.publish import leaderboard_json
 from benchmark_leaderboard.settings import options

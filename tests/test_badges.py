@@ -22,7 +22,7 @@ from tasks_support import git
 
 from benchmark_leaderboard import badge
 from benchmark_leaderboard.versions import version_key
-from benchmark_leaderboard.view import percent
+from benchmark_leaderboard.formatting import percent
 from leaderboard_tools import badge_widths
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark_leaderboard.view import percent
+from benchmark_leaderboard.formatting import percent
 from browser_support import AXE_OPTIONS, base_url, browser, build_site, settle  # noqa: F401 - fixtures
 from conftest import report, write_archive
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, show_tab, write_manifest  # noqa: F401 - fixtures
-from benchmark_leaderboard.fill import FIELDS
+from benchmark_leaderboard.board import FIELDS
 from benchmark_leaderboard.uncertainty import FIGURES
 from conftest import report, write_archive
 
@@ -417,7 +417,7 @@ def compare_page_shows(page, board, picked: list[int]) -> None:
                                                              for row in rows]
     # How sure each rank is: the intervals side by side (bounds rounded outward), the rank range,
     # the mark and the method; and each pair, told apart or not.
-    from benchmark_leaderboard.view import interval_text
+    from benchmark_leaderboard.formatting import interval_text
 
     figures = [board["figures"][row["report_path"]] for row in rows]
     sure = {line[0][0].removesuffix(" differs"): [text for text, _ in line[1:]] for line in sure_body}
@@ -452,7 +452,7 @@ def compare_page_shows(page, board, picked: list[int]) -> None:
     assert list(by_field) == ["suite", "model_family", "model_name", "device", "leakage", "recall", "f1", "release_tag",
                               "run_date", "reproducibility_hash", "report_path", "report_url", "fixture_count",
                               "param_count", "frontier"]
-    from benchmark_leaderboard.view import percent
+    from benchmark_leaderboard.formatting import percent
 
     def best(field: str, pick) -> list[str]:
         value = pick(row[field] for row in rows)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark_leaderboard.display import rounded
+from benchmark_leaderboard.formatting import rounded
 from browser_support import base_url, browser, build_site, pages, settle, write_manifest  # noqa: F401 - fixtures
 from conftest import report, write_archive
 

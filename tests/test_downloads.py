@@ -14,7 +14,7 @@ import pytest
 from conftest import HASH, SETTINGS, report, write_archive
 
 from benchmark_leaderboard.downloads import cell
-from benchmark_leaderboard.fill import FIELDS
+from benchmark_leaderboard.board import FIELDS
 from benchmark_leaderboard.uncertainty import FIGURES
 from leaderboard_tools.runner import build
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import HASH, ROOT, run_invoke
 
-from benchmark_leaderboard.fill import Row
+from benchmark_leaderboard.board import Row
 from benchmark_leaderboard.history import archive_history, model_history
 from benchmarks.make_archive import make_archive
 

@@ -281,8 +281,8 @@ def test_one_worker_and_two_write_the_same_bytes(sites):
 
 
 def test_a_model_page_s_path_is_its_badges_encoding_of_the_name():
-    from benchmark_leaderboard.badge import badge_path
-    from benchmark_leaderboard.model_pages import model_page_path
+    from benchmark_leaderboard.paths import badge_path
+    from benchmark_leaderboard.paths import model_page_path
 
     names = ["OpenMed/a", "a.svg/b", "..", "../x", "a b", "医疗/模型", "x" * 251, "org/" + "y" * 300, "a\x00b", "~"]
     paths = [model_page_path(name) for name in names]

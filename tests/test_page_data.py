@@ -14,13 +14,13 @@ import pytest
 
 from conftest import HASH, SETTINGS, report
 
-from benchmark_leaderboard.display import rounded, table_decimals
+from benchmark_leaderboard.formatting import rounded, table_decimals
 from benchmark_leaderboard.publish import embedded, unpacked
 from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
 from benchmark_leaderboard.uncertainty import FIGURES
-from benchmark_leaderboard.view import percent
+from benchmark_leaderboard.formatting import percent
 
 
 PREFIX, SUFFIX = "window.leaderboardData = ", ";\n"

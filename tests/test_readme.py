@@ -30,7 +30,7 @@ from test_diff import NEW, OLD, write
 
 from benchmark_leaderboard import exits
 from benchmark_leaderboard.columns import HASH_SHOWN
-from benchmark_leaderboard.display import DECIMALS, MOST_DECIMALS, rounded
+from benchmark_leaderboard.formatting import DECIMALS, MOST_DECIMALS, rounded
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

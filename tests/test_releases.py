@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
-from benchmark_leaderboard.feed import FEED_PATH
+from benchmark_leaderboard.paths import FEED_PATH
 from leaderboard_tools import release
 from leaderboard_tools.build_settings import pelican_settings
 

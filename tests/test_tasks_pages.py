@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_invoke
 from tasks_support import git, small_archive
 
-from benchmark_leaderboard.feed import FEED_PATH
+from benchmark_leaderboard.paths import FEED_PATH
 from leaderboard_tools import pages_branch, release
 
 IDENTITY = {"GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.invalid",

@@ -17,13 +17,13 @@ from statsmodels.stats.proportion import proportion_confint
 
 from benchmark_leaderboard import validate
 from benchmark_leaderboard.canonical import canonical
-from benchmark_leaderboard.fill import Filled
+from benchmark_leaderboard.board import Filled
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.publish import uncertainty_json
-from benchmark_leaderboard.rank import Family, Suite
-from benchmark_leaderboard.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document, uncertainty_of,
-                                               wilson)
-from benchmark_leaderboard.view import percent
+from benchmark_leaderboard.board import Family, Suite
+from benchmark_leaderboard.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document,
+                                               uncertainty_of, wilson)
+from benchmark_leaderboard.formatting import percent
 from conftest import ROOT, report
 from core_support import build
 
@@ -102,7 +102,7 @@ def test_rank_ranges_are_the_definitions_pair_by_pair(seed):
 
 
 def filled(suite, leakage, recall, fixtures, number):
-    from benchmark_leaderboard.fill import Row
+    from benchmark_leaderboard.board import Row
 
     row = Row(suite, "F", f"model-{number}", "cpu", leakage, recall, 0.5, "v1", "2026-01-01", "sha256:" + "0" * 64,
               f"{suite}/{number}.report.json", f"reports/{suite}/{number}.report.json")
@@ -330,7 +330,7 @@ def test_the_ranking_page_explains_the_method_with_the_golden_reports_bound(bund
 def test_an_intervals_bounds_are_written_rounded_outward_as_decimal_rounds_their_text():
     from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
-    from benchmark_leaderboard.view import interval_text
+    from benchmark_leaderboard.formatting import interval_text
 
     rng = random.Random(5)
     fractions = [0.0, 1.0, 0.5, 0.29, 0.0125, 7.8e-11, 5e-324, 0.9999999999999999, *(rng.random() for _ in range(2000)),

@@ -15,7 +15,6 @@ of every template: a few hundred bytes each."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -27,13 +26,13 @@ from typing import Any, NamedTuple, Sequence
 
 from markupsafe import escape
 
-from .pages import report_page_url
+from .paths import report_page_url
 from .rank import suite_anchors
-from .display import isolate
+from .formatting import isolate
 from .versions import version_order
-from .view import percent
+from .formatting import percent
+from .paths import badge_path
 
-BADGES = "badge/"
 TEMPLATE = "badge.svg"
 
 
@@ -230,47 +229,6 @@ def badge_rows(rows: Sequence[Any], suite_of: Sequence[int]) -> array:
 
 
 # -- Where a badge is written --------------------------------------------------------------------
-
-# A model name whose badge path is the name itself: folders of letters, digits, "_" and "-", and a
-# last part that may hold dots as well (Hugging Face's "org/name-v1.5").
-_PLAIN = re.compile(r"(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9._-]+")
-_FOLDER_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-_FILE_SAFE = _FOLDER_SAFE | {"."}
-# The longest part of a path a file system is sure to hold (255 bytes, less ".html" or ".svg"), and
-# the longest name kept readable; a longer one is written by its digest.
-_MOST_PART = 250
-_MOST_NAME = 1000
-
-
-def _encoded(part: str, safe: frozenset[str]) -> str:
-    """``part`` of a model name with every character not in ``safe`` written as ``~`` and two
-    upper-case hex digits a byte of its UTF-8 (``~`` itself too: ``~7E``); an empty part is ``~``."""
-    if not part:
-        return "~"
-    return "".join(char if char in safe else "".join(f"~{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
-                   for char in part)
-
-
-def badge_path(anchor: str, model_name: str) -> str:
-    """Where the badge of ``model_name`` in the suite of ``anchor`` is written, relative to the
-    site: ``badge/<anchor>/<model>.svg``, the model's part of the path as ``model_path`` writes it."""
-    return f"{BADGES}{anchor}/{model_path(model_name)}.svg"
-
-
-def model_path(model_name: str) -> str:
-    """A model's part of the paths written for it (its badges, its page), without a suffix: the
-    model's parts (split at ``/``) as folders. Its characters are letters, digits, ``.``, ``_``,
-    ``-``, ``~`` and ``/`` only, so a path made of it is its own URL. One name, one path, and two
-    names never share one: a folder never holds a dot (so no folder is ``.`` or ``..`` or a file's
-    name), any other character is encoded (``_encoded``), and a name too long for that is written
-    as ``~~`` and its SHA-256, which no encoding makes (``~~`` occurs in none)."""
-    if len(model_name) <= _MOST_PART and _PLAIN.fullmatch(model_name):
-        return model_name
-    *folders, last = model_name.split("/")
-    parts = [_encoded(folder, _FOLDER_SAFE) for folder in folders] + [_encoded(last, _FILE_SAFE)]
-    if max(map(len, parts)) > _MOST_PART or sum(map(len, parts)) > _MOST_NAME:
-        return "~~" + hashlib.sha256(model_name.encode("utf-8", "surrogatepass")).hexdigest()
-    return "/".join(parts)
 
 
 def absent_badge(path: str, document: dict[str, Any], uncertainty: dict[str, Any] | None,

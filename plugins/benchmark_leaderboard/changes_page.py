@@ -4,38 +4,16 @@ note of each changed row's report page, ready to print."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from .comparison import COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing, compare, standings, summary
+from .comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing, compare,
+                         standings, summary)
 from .leaderboard_file import read_previous
 from .versions import version_order
-from .view import HUNDREDTH, Pager, pages_of, percent
-
-CHANGES_PAGE = "changes.html"
-PREVIOUS_COPY = "changes/previous-leaderboard.json"
-
-
-def changes_page_path(anchor: str, page: int) -> str:
-    """Where page ``page`` (2 or more) of a kind of change longer than a page is written."""
-    return f"changes/{anchor}/{page}.html"
-
-
-def percent_of(value: Decimal, signed: bool = False) -> str:
-    """A fraction as a percentage, exactly: two decimals, or every decimal it needs when two would
-    round it (0.0093 -> "0.93", 0.123456 -> "12.3456"); ``signed`` writes a sign in front."""
-    scaled = value * 100
-    shown = f"{abs(scaled):.2f}" if scaled == scaled.quantize(HUNDREDTH) else f"{abs(scaled).normalize():f}"
-    if signed:
-        return ("-" if scaled < 0 else "+") + shown
-    return ("-" if scaled < 0 else "") + shown
-
-
-def as_sentence(words: str) -> str:
-    """``words`` opening a sentence: the first letter a capital, every other letter as it is (Jinja's
-    ``capitalize`` lowers them, which made "recall or F1" read "recall or f1")."""
-    return words[:1].upper() + words[1:]
-
+from .formatting import percent
+from .view import Pager, pages_of
+from .paths import CHANGES_PAGE, changes_page_path
+from .formatting import percent_of, as_sentence
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fill import FIELDS, Row
-from .rank import SORT, Suite
+from .board import FIELDS, Row
+from .rank import SORT
+from .board import Suite
 
 SCHEMA_VERSION = 1
 

@@ -16,7 +16,7 @@ import re
 from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
-from .fill import FIELDS, Row
+from .board import FIELDS, Row
 from .uncertainty import FIGURES
 from .uncertainty import Uncertainty
 
@@ -80,6 +80,3 @@ def csv_bytes(rows: Sequence[Row], uncertainty: Uncertainty) -> bytes:
     return b"".join(csv_pieces(csv_lines(rows, uncertainty)))
 
 
-def suite_csv_path(anchor: str) -> str:
-    """Where a suite's CSV is written."""
-    return f"suites/{anchor}.csv"

@@ -24,13 +24,14 @@ from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
 
-from .changes_page import CHANGES_PAGE, ChangesPage, as_sentence
+from .paths import CHANGES_PAGE
+from .changes_page import ChangesPage
+from .formatting import as_sentence
 from .comparison import KIND
-from .display import isolate
-from .pages import report_page_url
+from .formatting import isolate
+from .paths import report_page_url
 from .versions import version_order
 
-FEED_PATH = "feeds/releases.atom.xml"
 MEDIA_TYPE = "application/atom+xml"
 CONTENT_TEMPLATE = "feed_entry.html"
 # Every id of the feed is a tag URI under this one: the site's domain and a date at which it held

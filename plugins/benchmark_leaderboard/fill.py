@@ -9,12 +9,13 @@ from functools import lru_cache
 import re
 import unicodedata
 from datetime import datetime
-from typing import Any, Callable, NamedTuple
-from urllib.parse import quote
+from typing import Any, Callable
 
 from .archive import Candidate, is_utf8
 from .manifest import Manifest
 from .problems import Problem, pointer
+from .board import Row, FIELDS, Filled
+from .paths import url_of
 
 HASH = re.compile(r"sha256:[0-9a-f]{64}")
 METRIC_PATHS = {
@@ -25,36 +26,6 @@ METRIC_PATHS = {
 MANIFEST = "models.jsonl"
 FALLBACK = "--release-tag"
 ARCHIVE = "archive"
-
-
-class Row(NamedTuple):
-    """A published row of leaderboard.json: exactly the schema's fields, in the schema's order."""
-
-    suite: str
-    model_family: str
-    model_name: str
-    device: str
-    leakage: float
-    recall: float
-    f1: float
-    release_tag: str
-    run_date: str
-    reproducibility_hash: str
-    report_path: str
-    report_url: str
-
-
-FIELDS = Row._fields
-
-
-class Filled(NamedTuple):
-    """A row and what the build knows of its report beyond the row: where each field came from
-    (``sources``, in ``FIELDS`` order) and the report's fixture count. (Its canonical copy is kept
-    by the pipeline, with every other copy, in one block of bytes.)"""
-
-    row: Row
-    sources: tuple[str, ...]
-    fixture_count: int
 
 
 def _first_set(options: list[tuple[str, Any]]) -> tuple[str, Any]:
@@ -190,16 +161,6 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     row = Row(**fields)
     where = tuple(sources[name] for name in FIELDS)
     return Filled(row, _SOURCES.setdefault(where, where), payload.get("fixture_count")), problems
-
-
-# What quote() leaves as it is: a path of only these characters is its own URL.
-_PLAIN = re.compile(r"[A-Za-z0-9_.~/-]*")
-
-
-def url_of(path: str) -> str:
-    """The URL of a file at ``path`` (relative to the site): the path itself when quoting would
-    change nothing, else the path quoted."""
-    return path if _PLAIN.fullmatch(path) else quote(path)
 
 
 # The fields that name a row (its identity, its family and its release): they are printed beside other

@@ -34,47 +34,40 @@ from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, included, output, validate, work, workers
-from .badge import BADGES, STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_path, badge_rows, badge_svg
-from .changes_page import CHANGES_PAGE, PREVIOUS_COPY, ChangesPage, build_changes, changes_page_path
-from .columns import CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS, track as column_track
-from .feed import CONTENT_TEMPLATE, FEED_PATH, FeedEntry, feed_bytes, release_entry
+from .paths import badge_path
+from .badge import STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_rows, badge_svg
+from .paths import CHANGES_PAGE, PREVIOUS_COPY, changes_page_path
+from .changes_page import ChangesPage, build_changes
+from .columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
+                      track as column_track)
+from .feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
+from .paths import FEED_PATH
 from .history import archive_history
 from .leaves import metric_leaves
-from .model_pages import (MODEL_PAGES, ModelIndex, ModelPage, model_details, model_index, model_page_path,
-                          model_page_url, model_pages)
-from .pipeline import Leaderboard, read_leaderboard, report_of, room_for_nesting
+from .paths import model_page_path, model_page_url
+from .model_pages import ModelIndex, ModelPage, model_details, model_index, model_pages
+from .board import Leaderboard
+from .pipeline import read_leaderboard, report_of, room_for_nesting
 from .one_line import print_problems_on_one_line
 from .problems import BuildFailed, one_line
-from .downloads import csv_lines, csv_pieces, suite_csv_path
+from .downloads import csv_lines, csv_pieces
+from .paths import suite_csv_path
 from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
                       uncertainty_json)
 from .settings import Options, checked, options
-from .pages import (REPORT_PAGES, BoardPage, PagePlace, ReportPage, leaderboard_pages, address_of, page_address,
-                    report_page_path,
-                    report_page_url)
-from .view import (TEMPLATE_FILTERS, BoardView, Pager, board_view, family_page_path, pager, panel_script_path,
-                   report_details, short_hash, site_nav, suite_home, suite_page_path, suite_rows)
+from .paths import address_of, page_address, report_page_path, report_page_url
+from .pages import BoardPage, PagePlace, ReportPage, leaderboard_pages
+from .formatting import TEMPLATE_FILTERS, short_hash
+from .view import BoardView, Pager, board_view, pager, report_details, site_nav, suite_rows
+from .paths import family_page_path, panel_script_path, suite_home, suite_page_path
 from .writer import SiteWriter
+from .paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA, OWN_FOLDERS, OWN_FILES, ROOT_FILES
 
 logger = logging.getLogger(__name__)
 
-REPORT_COPIES = "reports/"
 # What base.html includes on every page: rendered once for each set of values they read, where their
 # source shows that this gives every page the same text (included.py).
 SITE_CHROME = ("site_head.html", "site_header.html", "site_footer.html")
-UNCERTAINTY = "uncertainty.json"
-DATA_SCRIPT = "leaderboard-data.js"
-ROW_CHUNKS = "rows/"
-COMPARE_DATA = "compare-data/"
-# The folders that hold only this plugin's files: what an earlier render wrote there and this one
-# did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/",
-               BADGES, MODEL_PAGES)
-# Files of the plugin's own that a render writes only sometimes (a build compared with a previous leaderboard).
-OWN_FILES = (CHANGES_PAGE, FEED_PATH)
-# The files outside those folders that every render writes (the index aside: LEADERBOARD_INDEX_SAVE_AS).
-ROOT_FILES = ("leaderboard.json", UNCERTAINTY, DATA_SCRIPT, "leaderboard.csv", "compare.html", "theme/columns.css",
-              "theme/nojs.css", output.MARKER)
 
 
 @dataclass(frozen=True)
@@ -292,7 +285,7 @@ def _claim(path: str, index_save_as: str) -> str | None:
     """Why ``path`` (relative to the output, with "/") is the leaderboard's to write, or None."""
     if path == index_save_as:
         return "its index, LEADERBOARD_INDEX_SAVE_AS"
-    if path in ROOT_FILES or path in OWN_FILES:
+    if path in ROOT_FILES or path in OWN_FILES or path == output.MARKER:
         return f"its file {path}"
     folder = next((folder for folder in OWN_FOLDERS if path.startswith(folder)), None)
     return f"its folder {folder}" if folder else None

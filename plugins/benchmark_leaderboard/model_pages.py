@@ -20,13 +20,15 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from pelican.contents import Page
 
-from .badge import Badge, model_path
-from .fill import url_of
+from .badge import Badge
+from .paths import url_of
 from .history import ArchiveHistory, LeakageLine
-from .pages import report_page_url, run_datetime
-from .view import Attribute, interval_text, model_attributes
+from .paths import report_page_url
+from .pages import run_datetime
+from .view import Attribute, model_attributes
+from .formatting import interval_text
+from .paths import model_page_path
 
-MODEL_PAGES = "model/"
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
 COMPARE_MIN = 2
 COMPARE_MAX = 4
@@ -37,16 +39,6 @@ class ModelPage(Page):
 
     default_template = "model"
     default_status = "published"
-
-
-def model_page_path(model_name: str) -> str:
-    """Where a model's page is written: ``model/`` and its name as its badges encode it, ``.html``."""
-    return f"{MODEL_PAGES}{model_path(model_name)}.html"
-
-
-def model_page_url(model_name: str) -> str:
-    """The URL of a model's page, relative to the site (its path: only URL-safe characters)."""
-    return url_of(model_page_path(model_name))
 
 
 @dataclass(frozen=True)

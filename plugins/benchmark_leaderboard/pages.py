@@ -16,9 +16,8 @@ from typing import Any, NamedTuple
 
 from pelican.contents import Content, Page
 
-from .fill import url_of
-
-REPORT_PAGES = "report/"
+from .paths import url_of
+from .paths import REPORT_PAGES, report_page_path
 
 
 class ReportPage(Page):
@@ -44,27 +43,6 @@ class PagePlace(NamedTuple):
     template: str
     title: str
     url: str | None = None
-
-
-def report_page_path(report_path: str) -> str:
-    """Where a report's page is written: ``report/`` and its path, ``.json`` becoming ``.html``."""
-    return REPORT_PAGES + report_path[: -len(".json")] + ".html"
-
-
-def report_page_url(report_path: str) -> str:
-    """The URL of a report's page, relative to the site."""
-    return url_of(report_page_path(report_path))
-
-
-def page_address(save_as: str) -> str:
-    """The address of the page written as ``save_as``, relative to the site, as the sitemap lists it
-    and as its canonical link names it: a folder's ``index.html`` is the folder."""
-    return address_of(url_of(save_as))
-
-
-def address_of(url: str) -> str:
-    """The address of the page whose URL within the site is ``url``: a folder's ``index.html`` is the folder."""
-    return url[: -len("index.html")] if url == "index.html" or url.endswith("/index.html") else url
 
 
 def run_datetime(run_date: str) -> datetime:

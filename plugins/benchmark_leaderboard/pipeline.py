@@ -19,32 +19,18 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import validate, workers
-from .archive import MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate, json_paths, json_value, read_file
+from .archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
+                      json_paths, json_value, read_file)
 from .canonical import report_copy
 from .document import document_view, whole_document
-from .fill import Filled, Row, fill_row
+from .board import Filled, Row
+from .fill import fill_row
 from .manifest import Manifest, read_manifest
 from .problems import BuildRefused, Problem
-from .rank import Places, Suite, group, places, rank_key
+from .rank import group, places, rank_key
 from .settings import Options
-from .uncertainty import Uncertainty, extreme_rows, uncertainty_document, uncertainty_of
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """Everything the site publishes, decided: the ranked rows, grouped, and where each stands."""
-
-    ranked: tuple[Filled, ...]
-    rows: tuple[Row, ...]  # the published rows, in ranking order (``ranked[i].row``)
-    suites: tuple[Suite, ...]
-    places: Places
-    uncertainty: Uncertainty  # every row's intervals and rank range in its suite, by its index
-    files_read: int
-    reports_dir: str
-    manifest: Manifest
-    copies: bytes  # every row's canonical copy, one after another
-    copy_bounds: array  # row ``i``'s copy is ``copies[copy_bounds[i]:copy_bounds[i] + copy_sizes[i]]``
-    copy_sizes: array
+from .uncertainty import extreme_rows, uncertainty_document, uncertainty_of
+from .board import Leaderboard
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from .canonical import flat_text
 from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
 from .document import SCHEMA_VERSION, row_object
-from .fill import FIELDS, METRIC_PATHS, Row
-from .rank import SORT, Suite
+from .board import FIELDS, Row
+from .fill import METRIC_PATHS
+from .rank import SORT
+from .board import Suite
 from .uncertainty import FIGURES
 from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
 from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION

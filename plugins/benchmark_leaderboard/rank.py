@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .fill import Filled
+from .board import Filled
+from .board import Family, Suite, Places
 
 SORT = ("leakage:asc", "recall:desc")
 
@@ -24,23 +24,6 @@ def rank_key(filled: Filled) -> tuple[Any, ...]:
         row.release_tag.casefold(),
         row.report_path,
     )
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    rows: tuple[int, ...]  # indices into the global ranking, in ranking order
-
-
-@dataclass(frozen=True)
-class Suite:
-    name: str
-    anchor: str  # the page's fragment id of the suite's tab panel, unique on the page
-    families: tuple[Family, ...]
-
-    @property
-    def row_count(self) -> int:
-        return sum(len(family.rows) for family in self.families)
 
 
 def _by_name(indices: Iterable[int], name_of) -> list[tuple[str, list[int]]]:
@@ -77,16 +60,6 @@ def suite_anchors(names: list[str]) -> list[str]:
         taken.add(anchor)
         anchors.append(anchor)
     return anchors
-
-
-@dataclass(frozen=True)
-class Places:
-    """Where the row at each index of the global ranking stands: overall (its index + 1), in its
-    suite and in its family on that suite."""
-
-    in_suite: tuple[int, ...]
-    in_family: tuple[int, ...]
-    suite_of: tuple[int, ...]  # the index of the row's suite in the grouped suites
 
 
 def places(ranked: tuple[Filled, ...], suites: tuple[Suite, ...]) -> Places:

@@ -14,68 +14,25 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .chart import Chart, suite_chart
-from .display import DECIMALS, isolate, rounded, table_decimals
-from .fill import FALLBACK, FIELDS, MANIFEST, Filled
+from .formatting import DECIMALS, rounded, table_decimals
+from .fill import FALLBACK, MANIFEST
+from .board import FIELDS, Filled
 from .leaves import leaves_of, shown
-from .pages import report_page_url
+from .paths import report_page_url
 from .uncertainty import Uncertainty
 from .versions import version_order
+from .paths import family_page_path, suite_home
+from .formatting import percent, interval_text, size_text
 
 if TYPE_CHECKING:
-    from .pipeline import Leaderboard
+    from .board import Leaderboard
 
-HUNDREDTH = Decimal("0.01")
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",
              "release_tag", "run_date", "reproducibility_hash", "report_path")
-
-
-def percent(fraction: float) -> str:
-    """A fraction in [0, 1] as a percentage with two decimals, or with every decimal it needs when
-    two would round it: 0.0093 -> "0.93", 0.5 -> "50.00", 0.123456 -> "12.3456". Exact, never rounded."""
-    return _percent_of(repr(float(fraction)))
-
-
-# Kept by the fraction's text (-0.0 equals 0.0 but is written "-0.00"): a row's three fractions are
-# written on its report page, in its table and in its history, and archives repeat a few thousand values.
-@lru_cache(maxsize=1 << 14)
-def _percent_of(text: str) -> str:
-    value = Decimal(text) * 100
-    if value == value.quantize(HUNDREDTH):
-        return f"{value:.2f}"
-    return f"{value.normalize():f}"
-
-
-# Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
-# on its report page, in its family's table and on the pages of the rows near it.
-@lru_cache(maxsize=1 << 11)
-def interval_text(low: float, high: float) -> str:
-    """A 95% interval as the tables and pages write it: its bounds as percentages with two
-    decimals, the lower rounded down and the upper up, so that what is written holds the interval
-    (0.0 to 0.7934506856227626 -> "0.00–79.35")."""
-    return _bound_of(repr(float(low)), False) + "–" + _bound_of(repr(float(high)), True)
-
-
-def _bound_of(text: str, up: bool) -> str:
-    """A fraction written as Python writes it (``repr``, not negative: "0.0125", "7.8e-11") as a
-    percentage with two decimals, rounded down or ``up``: what Decimal's quantize of the text
-    times 100 gives, with integers. Its digits are a whole number N, and the value is N × 10^e;
-    in hundredths of a percent it is N × 10^(e + 4)."""
-    mantissa, _, exponent = text.partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    number = int(whole + fraction)
-    shift = (int(exponent) if exponent else 0) - len(fraction) + 4
-    if shift >= 0:
-        units = number * 10 ** shift
-    else:
-        units, rest = divmod(number, 10 ** -shift)
-        if up and rest:
-            units += 1
-    return f"{units // 100}.{units % 100:02d}"
 
 
 class Leaf(NamedTuple):
@@ -273,7 +230,6 @@ def site_nav(pages: list[Any]) -> list[NavLink]:
 # The model attributes a report page shows when its manifest row has them, in this order.
 ATTRIBUTES = (("param_count", "Parameters"), ("license", "License"), ("base_model", "Base model"),
               ("task", "Task"), ("released", "Released"))
-_UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
 # The lede lists the release tags the archive covers up to this many; beyond, the first and last.
 LEDE_TAGS = 12
 
@@ -284,27 +240,6 @@ def param_count(manifest_row: dict[str, Any] | None) -> int | float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value if math.isfinite(value) and value > 0 else None
-
-
-@lru_cache(maxsize=1 << 14, typed=True)  # a model's count is shown on each of its rows
-def size_text(count: int | float | None) -> str:
-    """A parameter count, short: three significant digits at most and K, M, B or T (44000000 ->
-    "44M", 2300000000 -> "2.3B", 850 -> "850"); "" for None."""
-    if count is None:
-        return ""
-    value = Decimal(count) if isinstance(count, int) else Decimal(repr(count))
-    divisor, letter = next(((unit, name) for unit, name in _UNITS if value >= unit), (1, ""))
-    while True:
-        shown = _three_digits(value / divisor)
-        if shown < 1000 or divisor == _UNITS[0][0]:
-            break
-        divisor, letter = next((unit, name) for unit, name in reversed(_UNITS) if unit > divisor)
-    return f"{shown.normalize():f}" + letter
-
-
-def _three_digits(value: Decimal) -> Decimal:
-    digits = len(str(int(value))) if value >= 1 else 1
-    return value.quantize(Decimal(1).scaleb(-max(0, 3 - digits)), rounding=ROUND_HALF_EVEN)
 
 
 def model_attributes(manifest_row: dict[str, Any] | None) -> list[Attribute]:
@@ -349,45 +284,10 @@ class Pager:
         return self.links[self.number][1] if self.number < self.count else None
 
 
-def family_page_path(anchor: str, family_number: int, page: int) -> str:
-    """Where page ``page`` of a suite's family ``family_number`` (both 1-based) is written."""
-    return f"suite/{anchor}/{family_number}/{page}.html"
-
-
-def page_url(anchor: str, family_number: int, page: int) -> str:
-    """The URL within the site of a family's page."""
-    return family_page_path(anchor, family_number, page)
-
-
-def suite_page_path(anchor: str) -> str:
-    """Where a suite's page is written: the index's panel of that suite, for a reader without the
-    script (the index itself is the first suite's)."""
-    return f"suite/{anchor}/index.html"
-
-
-@lru_cache(maxsize=1 << 10)  # every report page asks for its suite's
-def suite_home(anchor: str, first: bool, index_url: str = "index.html") -> str:
-    """The URL within the site of the page that opens on a suite, with the script or without: the
-    index (at ``index_url``) for the first suite, its own page for the others. (The index's address
-    with the suite's fragment opens it only where the script runs.)"""
-    return index_url if first else suite_page_path(anchor)
-
-
-def panel_script_path(anchor: str) -> str:
-    """Where a suite's panel is written as a script, for the index's tabs to load when first shown."""
-    return f"suite/{anchor}/panel.js"
-
-
-def short_hash(value: str, shown: int) -> str:
-    """A reproducibility hash as a table shows it: the first ``shown`` characters after its
-    algorithm's name ("sha256:0a1b..." -> "0a1b..."); the report page shows it whole."""
-    return value.partition(":")[2][:shown] if ":" in value else value[:shown]
-
-
 def pager(suite: Any, family_number: int, page: int, page_rows: int) -> Pager:
     """Page ``page`` of a suite's family ``family_number`` (1-based)."""
     family = suite.families[family_number - 1]
-    return pages_of(lambda number: page_url(suite.anchor, family_number, number), page, len(family.rows), page_rows,
+    return pages_of(lambda number: family_page_path(suite.anchor, family_number, number), page, len(family.rows), page_rows,
                     f"Pages of {suite.name}, {family.name}")
 
 
@@ -503,7 +403,3 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
     )
 
 
-# The theme's filters, in every environment that renders its templates (Pelican's generators, the
-# release list): a fraction as a percentage, as every page writes it; a value isolated in text that
-# holds no markup (display.isolate).
-TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"percent": percent, "isolate": isolate}
