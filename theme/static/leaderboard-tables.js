@@ -1,13 +1,13 @@
-// The leaderboard's rows made from its data as the page's view asks: which rows match the filter and
-// the size range, in the chosen order, in the family tables and the suites' best rows, with the counts,
-// the status and the chart's dimmed marks that follow them, and the CSV of the rows shown. Loaded by
-// leaderboard.js with the data (leaderboard-data.js) when a reader first filters, sorts, shows more
-// or downloads. The data is column-major (a field's column gives row i of the global ranking, read
-// through leaderboardCommon.column) and every column fact comes from data.columns, so the script
-// knows no cell position. Once asked, a family's table body shows the rows that match in the chosen
-// order, a hundred or so at a time (with a Show more button): rows the page does not hold are made
-// from the data, as the build writes them. It reads and changes the page's one state (leaderboard.js)
-// and keeps only what it works out from the data.
+// The rows of the leaderboard's tables, made from its data as the page's state (leaderboard.js) asks:
+// which rows match the filter and the size range, in the chosen order, in the family tables and the
+// suites' best rows, with the counts, the status and the chart's dimmed marks that follow them, and
+// the CSV of the rows shown. Loaded by leaderboard.js with the data (leaderboard-data.js) when a
+// reader first filters, sorts, shows more or downloads; it reads and changes the page's state and
+// keeps only what it works out from the data. The data is column-major (a field's column gives row
+// i of the global ranking, read through leaderboardCommon.column) and every column fact comes from
+// data.columns, so the script knows no cell position. Once asked, a family's table body shows the
+// rows that match in the chosen order, a hundred or so at a time (with a Show more button): rows
+// the page does not hold are made from the data, as the build writes them.
 (function () {
   "use strict";
   var common = window.leaderboardCommon;

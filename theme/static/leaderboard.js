@@ -1,5 +1,5 @@
-// The leaderboard page's view: one state (the suite shown, the filter, the size range, the sort, the
-// rows picked to compare), which the reader's tabs, tools and the page's address change and keep.
+// The leaderboard page's one state (its view), which the reader's tabs, tools and address change.
+// The state: the suite shown, the filter, the size range, the sort and the rows picked to compare.
 // A suite's panel opens on its best rows, which stay in ranking order; the reader's tools follow them
 // and act on the family tables below. Nothing is fetched: what the page needs later is added as
 // same-origin scripts, which work from disk and under default-src 'self'. Without this script the
@@ -25,7 +25,8 @@
   var DATA = "leaderboard-data.js", TABLES = "leaderboard-tables.js";
   var dataUrl = script.getAttribute("data-data") || "";
   var tablesUrl = script.getAttribute("data-tables") || "";
-  // Links to the site's files are relative to the page: the site's root is where the data file is.
+  // Links to the site's files are relative to the page: the site's root is where the data file is
+  // (the build writes a row's links from it, and so do the rows made like it).
   var base = dataUrl.slice(0, -DATA.length);
   // On the index the tabs show the suites in place; on a suite's own page they stay links.
   var inPlace = nav.hasAttribute("data-panels");
@@ -62,6 +63,7 @@
   // The archive's rows, counted by the tabs as served: a row named in the address must be one.
   var rowTotal = 0;
   suites.forEach(function (suite) { rowTotal += suite.total; });
+
   // The view, the one state both layers read and change: the chosen suite (its index in `suites`),
   // the filter's text, the size bounds (millions of parameters, null when unset), the sort (null:
   // canonical; else the key of a column and "asc" or "desc"), the rows picked to compare (indices
