@@ -99,6 +99,7 @@ def test_the_index_holds_one_suite_its_best_rows_the_top_rows_of_its_first_famil
     assert found["shades"] and found["marks"] and len(found["charts"]) == 1  # the grid's shades and the frontier's marks
     # Nothing of the rows' data or of the other suite is loaded with the page.
     assert "leaderboard-data.js" not in re.sub(r'data-data="[^"]*"', "", html)
+    assert "leaderboard-tables.js" not in re.sub(r'data-tables="[^"]*"', "", html)
     assert "suite-suite-02-tables" not in html
 
 

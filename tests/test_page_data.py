@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import html as html_lib
 import json
 import re
 import subprocess
@@ -29,13 +30,13 @@ EXTRA_FIELDS = ("fixture_count", "frontier", "param_count", "size", "leakage_dec
 
 
 def page_data(site) -> dict:
-    """The page's data, read back from leaderboard-data.js, which the index's script loads when the
-    rows are first used (the two scripts are deferred from the head; the data file's address is
-    the script's data-data)."""
+    """The page's data, read back from leaderboard-data.js, which the index's script loads with the
+    rows' layer when the rows are first used (the two scripts are deferred from the head; the data
+    file's address is the script's data-data, the rows' layer's its data-tables)."""
     html = (site / "index.html").read_text(encoding="utf-8")
     head = html[:html.index("</head>")]
     assert ('<script src="./theme/leaderboard-common.js" defer></script><script src="./theme/leaderboard.js" defer'
-            ' data-data="./leaderboard-data.js"></script>') in head
+            ' data-data="./leaderboard-data.js" data-tables="./theme/leaderboard-tables.js"></script>') in head
     assert '<script src="./leaderboard-data.js"' not in html
     assert 'type="application/json"' not in html  # the data is no longer inside the page
     text = (site / "leaderboard-data.js").read_text(encoding="utf-8")
@@ -134,6 +135,26 @@ def test_rows_are_terse_and_show_rounded_percentages_isolated_names_the_short_ha
     assert top == body.replace("</span><td><bdi>cpu</bdi><td>", "</span><td><bdi>PII</bdi><td><bdi>cpu</bdi><td>")
     page = (tmp_path / "site" / "report" / "s" / "a.report.html").read_text(encoding="utf-8")
     assert "7.313" in page and HASH in page
+
+
+def test_a_checkbox_is_named_as_its_column_header_says_for_the_rows_the_script_makes(tmp_path):
+    """The compare column's header says how its checkboxes are named (data-label: words, and a field
+    in braces), which the script follows for the rows it makes: every checkbox the build wrote reads
+    the same, in the family tables and in the suites' best rows."""
+    site = tmp_path / "site"
+    build(SETTINGS, str(site), release_tag="v3.1.0", progress=lambda message: None)
+    html = (site / "index.html").read_text(encoding="utf-8")
+    data = page_data(site)["fields"]
+    tables = re.findall(r"<table class=\"board[^>]*>.*?</table>", html[html.index('<section class="panel"'):], re.S)
+    assert tables
+    for table in tables:
+        labels = re.findall(r'<th scope="col" data-label="([^"]*)">', table)
+        assert labels == ["Compare {model_name} on {device}"]
+        boxes = re.findall(r'<input type="checkbox" data-compare="(\d+)" aria-label="([^"]*)">', table)
+        assert boxes
+        for index, name in boxes:
+            made = re.sub(r"\{(\w+)\}", lambda field: str(data[field.group(1)][int(index)]), labels[0])
+            assert html_lib.unescape(name) == made
 
 
 # What a suite's chart may cost, raw and gzip-compressed, whatever its rows: its frame, a mark a

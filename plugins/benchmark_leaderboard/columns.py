@@ -28,6 +28,10 @@ class Column:
     # Ranks of the largest suite its cell writes (the rank and its range): its track is wider by as
     # many digits (RANK_DIGIT rem each) as the largest suite's ranks have.
     ranks: int = 0
+    # A column of controls (the checkboxes): what names each row's, words and a field's name in
+    # braces for the row's value of it. Its header says it (data-label) to the script, which names
+    # the rows it makes so; family_table.html writes the build's rows' names the same way.
+    control: str = ""
 
     @property
     def index(self) -> int:
@@ -37,7 +41,8 @@ class Column:
 
 COLUMNS: tuple[Column, ...] = (
     # A checkbox that picks the row for comparing; shown only where the script runs.
-    Column("select", "Compare", "select", sortable=False, width=2.25, card="Compare "),
+    Column("select", "Compare", "select", sortable=False, width=2.25, card="Compare ",
+           control="Compare {model_name} on {device}"),
     # The row's rank in its suite, then the best and worst its leakage interval allows: "3 (1–7)"
     # (in a table, the range under the rank; on a card, beside it).
     Column("rank", "Rank", "rank", width=2.2, line=1, card="#", ranks=2),
