@@ -244,39 +244,39 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("build: generate_output, rest (schemas, marker, stale files)",
      "benchmark_leaderboard.generator:LeaderboardGenerator.generate_output", timed),
     ("render: each template", "benchmark_leaderboard.generator:LeaderboardGenerator.get_template", _timed_templates),
-    ("build: rank, group, document check", "benchmark_leaderboard.pipeline:read_leaderboard", timed),
-    ("build: board view, charts", "benchmark_leaderboard.view:board_view", timed),
-    ("build: history", "benchmark_leaderboard.history:archive_history", timed),
-    ("build: changes", "benchmark_leaderboard.changes_page:build_changes", timed),
-    ("build: announce (content_written)", "benchmark_leaderboard.writer:SiteWriter.announce", timed),
+    ("build: rank, group, document check", "benchmark_leaderboard.decide.pipeline:read_leaderboard", timed),
+    ("build: board view, charts", "benchmark_leaderboard.present.view:board_view", timed),
+    ("build: history", "benchmark_leaderboard.decide.history:archive_history", timed),
+    ("build: changes", "benchmark_leaderboard.present.changes_page:build_changes", timed),
+    ("build: announce (content_written)", "benchmark_leaderboard.write.writer:SiteWriter.announce", timed),
     # The read phase, in the workers.
-    ("read: file read (kernel)", "benchmark_leaderboard.archive:read_bytes", timed),
-    ("read: JSON parse", "benchmark_leaderboard.archive:parse", timed),
-    ("read: schema check", "benchmark_leaderboard.validate:problems_of", timed),
-    ("read: rows' schema check", "benchmark_leaderboard.validate:rows_valid", timed),
-    ("read: canonical encode", "benchmark_leaderboard.canonical:report_copy", timed),
-    ("read: fill", "benchmark_leaderboard.fill:fill_row", timed),
+    ("read: file read (kernel)", "benchmark_leaderboard.read.archive:read_bytes", timed),
+    ("read: JSON parse", "benchmark_leaderboard.read.archive:parse", timed),
+    ("read: schema check", "benchmark_leaderboard.read.validate:problems_of", timed),
+    ("read: rows' schema check", "benchmark_leaderboard.read.validate:rows_valid", timed),
+    ("read: canonical encode", "benchmark_leaderboard.read.canonical:report_copy", timed),
+    ("read: fill", "benchmark_leaderboard.decide.fill:fill_row", timed),
     # Writing, in the workers.
-    ("copy parsed again", "benchmark_leaderboard.pipeline:report_of", timed),
-    ("page details (leaves, percentages)", "benchmark_leaderboard.view:report_details", timed),
-    ("leaderboard.json", "benchmark_leaderboard.publish:leaderboard_json", timed_generator),
-    ("data file", "benchmark_leaderboard.publish:data_script", timed),
-    ("CSVs", "benchmark_leaderboard.downloads:csv_lines", timed),
-    ("CSVs", "benchmark_leaderboard.downloads:csv_pieces", timed_generator),
-    ("compare: metric leaves", "benchmark_leaderboard.leaves:metric_leaves", timed),
-    ("compare: script", "benchmark_leaderboard.publish:metrics_script", timed),
-    ("build: badge rows", "benchmark_leaderboard.badge:badge_rows", timed),
+    ("copy parsed again", "benchmark_leaderboard.decide.pipeline:report_of", timed),
+    ("page details (leaves, percentages)", "benchmark_leaderboard.present.view:report_details", timed),
+    ("leaderboard.json", "benchmark_leaderboard.present.publish:leaderboard_json", timed_generator),
+    ("data file", "benchmark_leaderboard.present.publish:data_script", timed),
+    ("CSVs", "benchmark_leaderboard.present.downloads:csv_lines", timed),
+    ("CSVs", "benchmark_leaderboard.present.downloads:csv_pieces", timed_generator),
+    ("compare: metric leaves", "benchmark_leaderboard.present.leaves:metric_leaves", timed),
+    ("compare: script", "benchmark_leaderboard.present.publish:metrics_script", timed),
+    ("build: badge rows", "benchmark_leaderboard.present.badge:badge_rows", timed),
     ("badge: layout (texts, widths, escaping)", "benchmark_leaderboard.generator:_badge", timed),
     ("badge: SVG template", "benchmark_leaderboard.generator:_badge_svg", timed),
-    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.writer:SiteWriter.write", timed),
-    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.writer:SiteWriter.write_pieces", timed),
-    ("writer: compare with the previous render (kernel)", "benchmark_leaderboard.writer:_holds", timed),
-    ("writer: open, write, close (kernel)", "benchmark_leaderboard.writer:_write", _timed_write),
+    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.write.writer:SiteWriter.write", timed),
+    ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.write.writer:SiteWriter.write_pieces", timed),
+    ("writer: compare with the previous render (kernel)", "benchmark_leaderboard.write.writer:_holds", timed),
+    ("writer: open, write, close (kernel)", "benchmark_leaderboard.write.writer:_write", _timed_write),
 )
 # The function the read map runs on each chunk of reports (what tells the read map from the write map).
-READ_TASK = "benchmark_leaderboard.pipeline:_check"
+READ_TASK = "benchmark_leaderboard.decide.pipeline:_check"
 # Called only where the output holds an earlier render.
-REBUILD_ONLY = frozenset({"benchmark_leaderboard.writer:_holds"})
+REBUILD_ONLY = frozenset({"benchmark_leaderboard.write.writer:_holds"})
 # The packages whose modules' names of a timed function are replaced by its timer.
 PACKAGES = ("benchmark_leaderboard", "leaderboard_tools")
 

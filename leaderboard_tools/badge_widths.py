@@ -1,7 +1,7 @@
 """The badges' table of character advances, measured once from a font file and committed:
 
     python -m leaderboard_tools.badge_widths /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \\
-        > plugins/benchmark_leaderboard/badge_widths.json
+        > plugins/benchmark_leaderboard/present/badge_widths.json
 
 A badge (``benchmark_leaderboard.badge``) is text drawn in DejaVu Sans at 11 px, and its boxes are
 as wide as its text: the build sums each character's advance from this table, as the well-known
@@ -53,7 +53,7 @@ def table_text(table: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m leaderboard_tools.badge_widths FONT.ttf > plugins/benchmark_leaderboard/badge_widths.json",
+        print("usage: python -m leaderboard_tools.badge_widths FONT.ttf > plugins/benchmark_leaderboard/present/badge_widths.json",
               file=sys.stderr)
         return 2
     sys.stdout.write(table_text(measured(args[0])))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from benchmark_leaderboard.output import judge, one_line
+from benchmark_leaderboard.write.output import judge, one_line
 
 from .faults import BuildError, reason
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 
-from benchmark_leaderboard.output import INNER_LOCK, MARKER, counts_as_empty, kept_line, one_line, read_marker
+from benchmark_leaderboard.write.output import INNER_LOCK, MARKER, counts_as_empty, kept_line, one_line, read_marker
 
 from .build_settings import output_refusal, settings_of
 from .exchange import Place, empty_render, remove_tree

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from benchmark_leaderboard.paths import PREVIOUS_COPY
-from benchmark_leaderboard.changes_page import changes_page
-from benchmark_leaderboard.comparison import compare
-from benchmark_leaderboard.leaderboard_file import UnusableInput, parse_leaderboard
-from benchmark_leaderboard import validate
-from benchmark_leaderboard.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
-from benchmark_leaderboard.feed import CONTENT_TEMPLATE, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.present.changes_page import changes_page
+from benchmark_leaderboard.decide.comparison import compare
+from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
+from benchmark_leaderboard.read import validate
+from benchmark_leaderboard.present.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
+from benchmark_leaderboard.present.feed import CONTENT_TEMPLATE, TAG, feed_bytes, release_entry
 from benchmark_leaderboard.paths import FEED_PATH
-from benchmark_leaderboard.fill import BIDI_CONTROL
+from benchmark_leaderboard.decide.fill import BIDI_CONTROL
 from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
 from benchmark_leaderboard.formatting import TEMPLATE_FILTERS
@@ -41,9 +41,9 @@ except ImportError:  # until the plugin's own lands: the same rule
         return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
 
 try:
-    from benchmark_leaderboard.output import MARKER, marker_bytes, read_marker
+    from benchmark_leaderboard.write.output import MARKER, marker_bytes, read_marker
 except ModuleNotFoundError as missing:  # until the plugin's output module lands: the same name, bytes and rules
-    if missing.name != "benchmark_leaderboard.output":
+    if missing.name != "benchmark_leaderboard.write.output":
         raise
     MARKER = ".leaderboard-render.json"
 

@@ -8,7 +8,7 @@ import os
 import shutil
 from typing import Any
 
-from benchmark_leaderboard.output import overwrite_problem, read_marker, render_files, unlisted
+from benchmark_leaderboard.write.output import overwrite_problem, read_marker, render_files, unlisted
 
 from .faults import BuildError
 

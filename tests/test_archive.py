@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import report
 
-from benchmark_leaderboard.archive import MAX_DEPTH, json_paths
+from benchmark_leaderboard.read.archive import MAX_DEPTH, json_paths
 from core_support import published, ranked_paths, refusal
 
 
@@ -143,7 +143,7 @@ def test_a_device_named_like_a_report_is_refused_by_name(archive):
 
 
 def test_a_folder_that_cannot_be_listed_is_one_problem(archive, monkeypatch):
-    from benchmark_leaderboard import archive as archive_module
+    from benchmark_leaderboard.read import archive as archive_module
 
     reports = archive({"a.report.json": report(), "locked/b.report.json": report()})
     real_scandir = os.scandir

@@ -517,7 +517,7 @@ def test_every_function_the_profile_times_is_where_the_profile_looks_for_it():
 def test_a_timed_function_that_is_not_there_any_more_stops_the_profile_before_any_work(tmp_path, monkeypatch):
     from benchmarks import profile
 
-    gone = "benchmark_leaderboard.history:archive_history_moved_away"
+    gone = "benchmark_leaderboard.decide.history:archive_history_moved_away"
     monkeypatch.setattr(profile, "TIMED", profile.TIMED + (("build: history", gone, profile.timed),))
     with pytest.raises(profile.ProfileError) as refused:
         profile.main([40], "mine", "invoke bench --profile", results_file=None, work=tmp_path / "work", say=lambda line: None)
@@ -536,7 +536,7 @@ def test_a_timed_function_no_build_called_stops_the_profile_with_its_name():
     assert profile.not_called({(40, "new folder"): {"called": first}}) == []
     assert profile.not_called({(40, "new folder"): {"called": first}, (40, "rebuild"): {"called": first}}) == sorted(
         profile.REBUILD_ONLY)
-    history = "benchmark_leaderboard.history:archive_history"
+    history = "benchmark_leaderboard.decide.history:archive_history"
     called = {(40, "new folder"): {"called": [where for where in first if where != history]},
               (40, "rebuild"): {"called": [where for where in every if where != history]}}
     assert profile.not_called(called) == [history]
@@ -545,7 +545,7 @@ def test_a_timed_function_no_build_called_stops_the_profile_with_its_name():
 def test_a_write_task_of_a_kind_the_profile_does_not_know_stops_it():
     from benchmarks import profile
 
-    from benchmark_leaderboard import work
+    from benchmark_leaderboard.write import work
 
     tasks = (work.WholeFiles(), work.FamilyPages(0, 1), work.ReportPages(range(3)), work.ModelPages(range(2)))
     assert [profile._kind("write", task) for task in tasks] == ["whole", "pages", "reports", "models"]

@@ -19,7 +19,7 @@ import pytest
 
 from browser_support import AXE_OPTIONS, base_url, browser, build_site, pages, show_tab, write_manifest  # noqa: F401 - fixtures
 from benchmark_leaderboard.board import FIELDS
-from benchmark_leaderboard.uncertainty import FIGURES
+from benchmark_leaderboard.decide.uncertainty import FIGURES
 from conftest import report, write_archive
 
 pytestmark = pytest.mark.browser

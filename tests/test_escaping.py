@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import report, run_invoke
 
-from benchmark_leaderboard.publish import unpacked
+from benchmark_leaderboard.present.publish import unpacked
 
 HOSTILE = "<img src=x onerror=alert(1)>&amp; \"q\" 'a' </script><!-- \u2028 \u2029 --> <x-evil onclick=\"x()\">"
 FIELDS = ("suite", "model_family", "model_name", "device", "release_tag")
@@ -168,7 +168,7 @@ def test_the_page_values_are_the_archive_values_as_they_are_not_markup():
     # them where they are printed, and a theme author may filter, compare or branch on them.
     from markupsafe import Markup
 
-    from benchmark_leaderboard.view import Leaf, leaves, origin
+    from benchmark_leaderboard.present.view import Leaf, leaves, origin
     from benchmark_leaderboard.formatting import percent
 
     assert percent(0.5) == "50.00" and type(percent(0.5)) is str

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import HASH, ROOT, report, write_archive
 
-from benchmark_leaderboard import validate
+from benchmark_leaderboard.read import validate
 from core_support import build as build_leaderboard, leaderboard_bytes
 
 GOOD_ROW = {

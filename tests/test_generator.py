@@ -227,7 +227,7 @@ def test_a_report_page_object_is_what_pelican_makes_of_its_metadata(tmp_path):
     anew): each must hold exactly what Pelican's Content.__init__ makes of the same metadata."""
     from pelican.contents import Content
 
-    from benchmark_leaderboard.pages import ReportPage
+    from benchmark_leaderboard.present.pages import ReportPage
 
     made_pages = []
     listen = lambda page: made_pages.append(page) if isinstance(page, ReportPage) else None  # noqa: E731

@@ -15,7 +15,7 @@ import pytest
 from conftest import HASH, ROOT, run_invoke
 
 from benchmark_leaderboard.board import Row
-from benchmark_leaderboard.history import archive_history, model_history
+from benchmark_leaderboard.decide.history import archive_history, model_history
 from benchmarks.make_archive import make_archive
 
 

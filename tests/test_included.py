@@ -6,7 +6,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from benchmark_leaderboard.included import MOST_KEPT, names_read, reuse_where_sound
+from benchmark_leaderboard.present.included import MOST_KEPT, names_read, reuse_where_sound
 
 PAGE = '{% extends "base.html" %}'
 BASE = '<head>{% include "chrome.html" %}</head>'

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from benchmark_leaderboard.archive import MAX_DEPTH, parse
-from benchmark_leaderboard.canonical import canonical
+from benchmark_leaderboard.read.archive import MAX_DEPTH, parse
+from benchmark_leaderboard.read.canonical import canonical
 from differential_support import all_cases
 
 

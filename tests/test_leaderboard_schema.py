@@ -8,7 +8,7 @@ import json
 import pytest
 
 from core_support import build, leaderboard_bytes
-from benchmark_leaderboard import validate
+from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.problems import BuildRefused
 from conftest import report
 from test_fast_validation import GOOD_ROW
@@ -42,7 +42,7 @@ def test_a_leaderboard_that_breaks_its_schema_is_never_written(archive, monkeypa
         document["generated"] = "today"
         return document
 
-    from benchmark_leaderboard import pipeline
+    from benchmark_leaderboard.decide import pipeline
 
     real_document = pipeline.document_view
     monkeypatch.setattr(pipeline, "document_view", with_a_stray_field)

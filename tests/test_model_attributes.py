@@ -14,8 +14,8 @@ import pytest
 from conftest import HASH, SETTINGS, report, write_archive
 from core_support import write_manifest
 
-from benchmark_leaderboard.publish import unpacked
-from benchmark_leaderboard.view import model_attributes
+from benchmark_leaderboard.present.publish import unpacked
+from benchmark_leaderboard.present.view import model_attributes
 from benchmark_leaderboard.formatting import size_text
 from leaderboard_tools.runner import build
 

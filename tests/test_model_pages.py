@@ -254,7 +254,7 @@ def test_the_context_holds_a_model_page_object_for_each_model_after_the_report_p
     from pelican.settings import read_settings
 
     from benchmark_leaderboard.generator import LeaderboardGenerator
-    from benchmark_leaderboard.model_pages import ModelPage
+    from benchmark_leaderboard.present.model_pages import ModelPage
 
     reports = write_archive(tmp_path / "reports", archive_files())
     settings = read_settings(SETTINGS, override={"OUTPUT_PATH": str(tmp_path / "out"), "LEADERBOARD_REPORTS_DIR": str(reports),

@@ -220,7 +220,7 @@ def test_the_upstream_archive_gives_the_expected_leaderboard_json_byte_for_byte(
 
 
 def test_canonical_writes_what_json_dumps_writes_for_objects_of_scalars_at_any_depth():
-    from benchmark_leaderboard.canonical import canonical
+    from benchmark_leaderboard.read.canonical import canonical
 
     row = {"b": "x\ny", "a": 0.1, "c": None, "d": True, "e": -3, "f": "é\u2028<", "g": float("nan")}
     document = {"rows": [row, {}], "suites": [{"families": [{"rows": [row]}]}], "k": [[row]], "n": {"m": row}}

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 
-from benchmark_leaderboard import output as output_module
-from benchmark_leaderboard.output import MARKER, marker_bytes, one_line, output_problem, protected_folders, read_marker
+from benchmark_leaderboard.write import output as output_module
+from benchmark_leaderboard.write.output import (MARKER, marker_bytes, one_line, output_problem, protected_folders,
+                                                read_marker)
 from core_support import leftovers, tree_digest
 
 TAG = "v3.1.0"

@@ -16,11 +16,11 @@ import pytest
 from conftest import HASH, SETTINGS, report
 
 from benchmark_leaderboard.formatting import rounded, table_decimals
-from benchmark_leaderboard.publish import embedded, unpacked
+from benchmark_leaderboard.present.publish import embedded, unpacked
 from core_support import build as build_leaderboard
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
-from benchmark_leaderboard.uncertainty import FIGURES
+from benchmark_leaderboard.decide.uncertainty import FIGURES
 from benchmark_leaderboard.formatting import percent
 
 
@@ -206,7 +206,7 @@ def test_index_is_no_larger_than_the_reference_renderers_at_1000_rows(tmp_path):
     [f"OpenMed/m-{n:05d}" for n in range(5000)][::-1] * 2,  # three digits a row
 ])
 def test_a_packed_column_reads_back_as_its_values(values):
-    from benchmark_leaderboard.publish import pack_column, unpack_column
+    from benchmark_leaderboard.present.publish import pack_column, unpack_column
 
     column = pack_column(values)
     back = unpack_column(json.loads(json.dumps(column)), len(values))

@@ -158,7 +158,7 @@ def test_the_bundled_archive_ranks_as_pinned():
 
 
 def test_suite_anchors_are_unique_even_when_a_suffix_meets_another_suite_s_slug():
-    from benchmark_leaderboard.rank import suite_anchors
+    from benchmark_leaderboard.decide.rank import suite_anchors
 
     assert suite_anchors(["!x 3", "x", "X"]) == ["suite-x-3", "suite-x", "suite-x-2"]
     assert suite_anchors(["x", "X", "x-2", "x 2"]) == ["suite-x", "suite-x-2", "suite-x-2-2", "suite-x-2-3"]

@@ -29,7 +29,7 @@ from tasks_support import RunningTask, git
 from test_diff import NEW, OLD, write
 
 from benchmark_leaderboard import exits
-from benchmark_leaderboard.columns import HASH_SHOWN
+from benchmark_leaderboard.present.columns import HASH_SHOWN
 from benchmark_leaderboard.formatting import DECIMALS, MOST_DECIMALS, rounded
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -594,7 +594,7 @@ def test_the_diff_sample_is_what_invoke_diff_prints_of_the_pages_branch(tmp_path
 
 
 def test_the_kinds_table_names_each_kind_as_every_format_does():
-    from benchmark_leaderboard.comparison import KINDS
+    from benchmark_leaderboard.decide.comparison import KINDS
 
     rows = table_with("kind", "text", "json").rows
     assert [(row["kind"], row["text"].strip("`"), row["json"].strip("`")) for row in rows] == [

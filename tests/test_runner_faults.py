@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, report, run_invoke, write_archive
 
-from benchmark_leaderboard.output import MARKER, marker_bytes
+from benchmark_leaderboard.write.output import MARKER, marker_bytes
 from benchmarks.make_archive import make_archive
 from core_support import leftovers, tree_digest
 from leaderboard_tools import exchange, exits

@@ -15,14 +15,14 @@ from itertools import product
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from benchmark_leaderboard import validate
-from benchmark_leaderboard.canonical import canonical
+from benchmark_leaderboard.read import validate
+from benchmark_leaderboard.read.canonical import canonical
 from benchmark_leaderboard.board import Filled
 from benchmark_leaderboard.problems import BuildRefused
-from benchmark_leaderboard.publish import uncertainty_json
+from benchmark_leaderboard.present.publish import uncertainty_json
 from benchmark_leaderboard.board import Family, Suite
-from benchmark_leaderboard.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document,
-                                               uncertainty_of, wilson)
+from benchmark_leaderboard.decide.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document,
+                                                      uncertainty_of, wilson)
 from benchmark_leaderboard.formatting import percent
 from conftest import ROOT, report
 from core_support import build
@@ -209,7 +209,7 @@ def test_the_published_schema_is_the_one_checked_and_every_row_figure_is_describ
 
 
 def test_an_uncertainty_document_that_breaks_its_schema_is_never_written(archive, monkeypatch):
-    from benchmark_leaderboard import pipeline
+    from benchmark_leaderboard.decide import pipeline
 
     real = pipeline.uncertainty_document
 
@@ -228,7 +228,7 @@ def test_an_uncertainty_document_that_breaks_its_schema_is_never_written(archive
 def test_a_figure_out_of_its_bounds_in_any_row_is_caught(archive, monkeypatch):
     # The check sees the rows holding each figure's least and most: a bound broken by the last row
     # of many is found.
-    from benchmark_leaderboard import pipeline
+    from benchmark_leaderboard.decide import pipeline
 
     real = pipeline.uncertainty_of
 

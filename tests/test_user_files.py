@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, SETTINGS, report, run_invoke
 from core_support import tree_digest
 
-from benchmark_leaderboard.output import MARKER, marker_bytes
+from benchmark_leaderboard.write.output import MARKER, marker_bytes
 from leaderboard_tools import runner
 from leaderboard_tools.clean import clean
 

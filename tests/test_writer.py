@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import report, run_invoke
 
-from benchmark_leaderboard.writer import SiteWriter
+from benchmark_leaderboard.write.writer import SiteWriter
 
 PIECES = [b'{"rows": [', b"1, 2", b"]}\n"]
 
@@ -86,7 +86,7 @@ def test_a_rebuild_links_the_index_the_leaderboard_and_the_csvs_from_the_previou
 
 
 def test_a_writer_holding_its_most_folders_closes_the_first_it_opened_and_still_writes_everywhere(tmp_path, monkeypatch):
-    from benchmark_leaderboard import writer
+    from benchmark_leaderboard.write import writer
 
     monkeypatch.setattr(writer, "_MAX_FOLDERS", 2)
     open_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None

@@ -33,34 +33,37 @@ from pelican import signals
 from pelican.generators import Generator
 from pelican.utils import get_relative_path, path_to_url
 
-from . import exits, included, output, validate, work, workers
+from . import exits, workers
+from .present import included
+from .write import output, work
+from .read import validate
 from .paths import badge_path
-from .badge import STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_rows, badge_svg
+from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_rows, badge_svg
 from .paths import CHANGES_PAGE, PREVIOUS_COPY, changes_page_path
-from .changes_page import ChangesPage, build_changes
-from .columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
-                      track as column_track)
-from .feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
+from .present.changes_page import ChangesPage, build_changes
+from .present.columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
+                              track as column_track)
+from .present.feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
 from .paths import FEED_PATH
-from .history import archive_history
-from .leaves import metric_leaves
+from .decide.history import archive_history
+from .present.leaves import metric_leaves
 from .paths import model_page_path, model_page_url
-from .model_pages import ModelIndex, ModelPage, model_details, model_index, model_pages
+from .present.model_pages import ModelIndex, ModelPage, model_details, model_index, model_pages
 from .board import Leaderboard
-from .pipeline import read_leaderboard, report_of, room_for_nesting
+from .decide.pipeline import read_leaderboard, report_of, room_for_nesting
 from .one_line import print_problems_on_one_line
 from .problems import BuildFailed, one_line
-from .downloads import csv_lines, csv_pieces
+from .present.downloads import csv_lines, csv_pieces
 from .paths import suite_csv_path
-from .publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
-                      uncertainty_json)
+from .present.publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
+                              uncertainty_json)
 from .settings import Options, checked, options
 from .paths import address_of, page_address, report_page_path, report_page_url
-from .pages import BoardPage, PagePlace, ReportPage, leaderboard_pages
+from .present.pages import BoardPage, PagePlace, ReportPage, leaderboard_pages
 from .formatting import TEMPLATE_FILTERS, short_hash
-from .view import BoardView, Pager, board_view, pager, report_details, site_nav, suite_rows
+from .present.view import BoardView, Pager, board_view, pager, report_details, site_nav, suite_rows
 from .paths import family_page_path, panel_script_path, suite_home, suite_page_path
-from .writer import SiteWriter
+from .write.writer import SiteWriter
 from .paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA, OWN_FOLDERS, OWN_FILES, ROOT_FILES
 
 logger = logging.getLogger(__name__)

@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .problems import BuildFailed
-from .signature import DEFAULT_IDENTITY, DEFAULT_KEY
+
+# The pins of the reference renderer: the workflow that refreshes models.jsonl, and its key.
+DEFAULT_IDENTITY = "https://github.com/maziyarpanahi/openmed/.github/workflows/manifest-refresh.yml@refs/heads/master"
+DEFAULT_KEY = "sha256:86eb2319be26d7cabe775ce344cdbc0edcf63fa3ed038b318472755bd19ffed1"
 
 DEFAULTS: dict[str, Any] = {
     # The archive: a folder of BenchmarkReport JSON, relative to PATH.

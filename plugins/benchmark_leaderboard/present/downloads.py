@@ -16,9 +16,9 @@ import re
 from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
-from .board import FIELDS, Row
-from .uncertainty import FIGURES
-from .uncertainty import Uncertainty
+from ..board import FIELDS, Row
+from ..decide.uncertainty import FIGURES
+from ..decide.uncertainty import Uncertainty
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HEADER = ",".join(FIELDS + FIGURES) + "\r\n"

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
-from .formatting import isolate
-from .board import Row
-from .versions import version_order
-from .formatting import percent
+from ..formatting import isolate
+from ..board import Row
+from ..versions import version_order
+from ..formatting import percent
 
 # The sparkline's view box, and the margin that keeps its line and dots inside it.
 SPARK_WIDTH = 120

@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing, compare,
-                         standings, summary)
-from .leaderboard_file import read_previous
-from .versions import version_order
-from .formatting import percent
+from ..decide.comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
+                                 compare, standings, summary)
+from ..read.leaderboard_file import read_previous
+from ..versions import version_order
+from ..formatting import percent
 from .view import Pager, pages_of
-from .paths import CHANGES_PAGE, changes_page_path
-from .formatting import percent_of, as_sentence
+from ..paths import CHANGES_PAGE, changes_page_path
+from ..formatting import percent_of, as_sentence
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from .board import Filled
-from .board import Family, Suite, Places
+from ..board import Filled
+from ..board import Family, Suite, Places
 
 SORT = ("leakage:asc", "recall:desc")
 

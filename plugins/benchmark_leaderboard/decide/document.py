@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import FIELDS, Row
+from ..board import FIELDS, Row
 from .rank import SORT
-from .board import Suite
+from ..board import Suite
 
 SCHEMA_VERSION = 1
 

@@ -11,16 +11,16 @@ from itertools import islice, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from .canonical import flat_text
+from ..read.canonical import flat_text
 from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
-from .document import SCHEMA_VERSION, row_object
-from .board import FIELDS, Row
-from .fill import METRIC_PATHS
-from .rank import SORT
-from .board import Suite
-from .uncertainty import FIGURES
-from .uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
-from .uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
+from ..decide.document import SCHEMA_VERSION, row_object
+from ..board import FIELDS, Row
+from ..decide.fill import METRIC_PATHS
+from ..decide.rank import SORT
+from ..board import Suite
+from ..decide.uncertainty import FIGURES
+from ..decide.uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
+from ..decide.uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 
 if TYPE_CHECKING:
     from .view import BoardView

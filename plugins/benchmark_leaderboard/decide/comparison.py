@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from .exits import DONE, LEAKS_MORE
-from .problems import one_line
-from .versions import RELEASE_TAG, version_key, version_order
+from ..exits import DONE, LEAKS_MORE
+from ..problems import one_line
+from ..versions import RELEASE_TAG, version_key, version_order
 
 IDENTITY = ("suite", "model_name", "device")
 COMPARED_METRICS = ("leakage", "recall", "f1")
@@ -224,31 +224,6 @@ def _decimal(value: float) -> Decimal:
     return Decimal(repr(float(value)))
 
 
-def contradictions_of(document: dict[str, Any]) -> list[str]:
-    """What a schema v1 leaderboard says that its own rows deny, in document order, one line each
-    (``/pointer: rule``); none for one this site wrote. Its ``row_count`` is the number of its rows;
-    each report is one row, once (a report's path names it: one leaderboard may hold several rows
-    of a suite, model and device, of several releases or report files, never one report twice);
-    and ``suites`` groups exactly the rows of ``rows``. The schema cannot say any of this, and a
-    comparison made of such a document would count rows that are not there."""
-    rows = document["rows"]
-    found = []
-    if document["row_count"] != len(rows):
-        found.append(f"/row_count: is {document['row_count']}, but /rows holds {len(rows)} "
-                     f"{'row' if len(rows) == 1 else 'rows'}")
-    first: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        seen = first.setdefault(row["report_path"], index)
-        if seen != index:
-            found.append(f"/rows/{index}: is a second row of the report {row['report_path']} (the first is "
-                         f"/rows/{seen}): each report is one row")
-    grouped = sorted(row["report_path"] for suite in document["suites"] for family in suite["families"]
-                     for row in family["rows"])
-    if grouped != sorted(row["report_path"] for row in rows):
-        found.append("/suites: does not group the rows of /rows, each once")
-    return found
-
-
 def previous_release_problem(previous: dict[str, Any], release_tag: str | None) -> str | None:
     """Why the release ``release_tag`` (of ``invoke publish``, ``verify`` or ``gh-pages``) cannot be
     compared with the leaderboard ``previous`` (a parsed one), or None: a release is compared with an
@@ -262,7 +237,6 @@ def previous_release_problem(previous: dict[str, Any], release_tag: str | None) 
         said = "the same version as" if version_key(newest) == version_key(release_tag) else "a later version than"
         return f"holds {one_line(newest)}, {said} {release_tag}: a release is compared with an earlier one"
     return None
-
 
 
 def _plural(count: int, one: str, many: str) -> str:

@@ -18,19 +18,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from . import validate, workers
-from .archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
-                      json_paths, json_value, read_file)
-from .canonical import report_copy
+from ..read import validate
+from .. import workers
+from ..read.archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
+                            json_paths, json_value, read_file)
+from ..read.canonical import report_copy
 from .document import document_view, whole_document
-from .board import Filled, Row
+from ..board import Filled, Row
 from .fill import fill_row
-from .manifest import Manifest, read_manifest
-from .problems import BuildRefused, Problem
+from ..read.manifest import Manifest, read_manifest
+from ..problems import BuildRefused, Problem
 from .rank import group, places, rank_key
-from .settings import Options
+from ..settings import Options
 from .uncertainty import extreme_rows, uncertainty_document, uncertainty_of
-from .board import Leaderboard
+from ..board import Leaderboard
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import FIELDS
+from ..board import FIELDS
 
 
 @dataclass(frozen=True)

@@ -17,18 +17,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .chart import Chart, suite_chart
-from .formatting import DECIMALS, rounded, table_decimals
-from .fill import FALLBACK, MANIFEST
-from .board import FIELDS, Filled
+from ..formatting import DECIMALS, rounded, table_decimals
+from ..decide.fill import FALLBACK, MANIFEST
+from ..board import FIELDS, Filled
 from .leaves import leaves_of, shown
-from .paths import report_page_url
-from .uncertainty import Uncertainty
-from .versions import version_order
-from .paths import family_page_path, suite_home
-from .formatting import percent, interval_text, size_text
+from ..paths import report_page_url
+from ..decide.uncertainty import Uncertainty
+from ..versions import version_order
+from ..paths import family_page_path, suite_home
+from ..formatting import percent, interval_text, size_text
 
 if TYPE_CHECKING:
-    from .board import Leaderboard
+    from ..board import Leaderboard
 
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",

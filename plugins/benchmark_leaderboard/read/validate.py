@@ -13,7 +13,7 @@ from fastjsonschema.draft04 import CodeGeneratorDraft04
 from fastjsonschema.draft2019 import CodeGeneratorDraft2019
 from fastjsonschema.ref_resolver import RefResolver
 
-from .problems import Problem, pointer
+from ..problems import Problem, pointer
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

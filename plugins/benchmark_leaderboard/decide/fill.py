@@ -11,11 +11,11 @@ import unicodedata
 from datetime import datetime
 from typing import Any, Callable
 
-from .archive import Candidate, is_utf8
-from .manifest import Manifest
-from .problems import Problem, pointer
-from .board import Row, FIELDS, Filled
-from .paths import url_of
+from ..read.archive import Candidate, is_utf8
+from ..read.manifest import Manifest
+from ..problems import Problem, pointer
+from ..board import Row, FIELDS, Filled
+from ..paths import url_of
 
 HASH = re.compile(r"sha256:[0-9a-f]{64}")
 METRIC_PATHS = {

@@ -26,12 +26,12 @@ from typing import Any, NamedTuple, Sequence
 
 from markupsafe import escape
 
-from .paths import report_page_url
-from .rank import suite_anchors
-from .formatting import isolate
-from .versions import version_order
-from .formatting import percent
-from .paths import badge_path
+from ..paths import report_page_url
+from ..decide.rank import suite_anchors
+from ..formatting import isolate
+from ..versions import version_order
+from ..formatting import percent
+from ..paths import badge_path
 
 TEMPLATE = "badge.svg"
 

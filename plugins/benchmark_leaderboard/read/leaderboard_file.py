@@ -10,8 +10,7 @@ from typing import Any
 import fastjsonschema
 
 from . import validate
-from .comparison import contradictions_of
-from .problems import BuildFailed, json_error_words, one_line
+from ..problems import BuildFailed, json_error_words, one_line
 
 
 class UnusableInput(Exception):
@@ -71,3 +70,26 @@ def read_previous(path: str) -> tuple[bytes, dict[str, Any]]:
         raise BuildFailed(f"the previous leaderboard {error}") from None
 
 
+def contradictions_of(document: dict[str, Any]) -> list[str]:
+    """What a schema v1 leaderboard says that its own rows deny, in document order, one line each
+    (``/pointer: rule``); none for one this site wrote. Its ``row_count`` is the number of its rows;
+    each report is one row, once (a report's path names it: one leaderboard may hold several rows
+    of a suite, model and device, of several releases or report files, never one report twice);
+    and ``suites`` groups exactly the rows of ``rows``. The schema cannot say any of this, and a
+    comparison made of such a document would count rows that are not there."""
+    rows = document["rows"]
+    found = []
+    if document["row_count"] != len(rows):
+        found.append(f"/row_count: is {document['row_count']}, but /rows holds {len(rows)} "
+                     f"{'row' if len(rows) == 1 else 'rows'}")
+    first: dict[str, int] = {}
+    for index, row in enumerate(rows):
+        seen = first.setdefault(row["report_path"], index)
+        if seen != index:
+            found.append(f"/rows/{index}: is a second row of the report {row['report_path']} (the first is "
+                         f"/rows/{seen}): each report is one row")
+    grouped = sorted(row["report_path"] for suite in document["suites"] for family in suite["families"]
+                     for row in family["rows"])
+    if grouped != sorted(row["report_path"] for row in rows):
+        found.append("/suites: does not group the rows of /rows, each once")
+    return found

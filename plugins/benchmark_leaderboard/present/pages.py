@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 from pelican.contents import Content, Page
 
-from .paths import url_of
-from .paths import REPORT_PAGES, report_page_path
+from ..paths import url_of
+from ..paths import REPORT_PAGES, report_page_path
 
 
 class ReportPage(Page):

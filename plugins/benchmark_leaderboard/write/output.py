@@ -17,8 +17,8 @@ import re
 import stat
 from typing import Any, Iterable
 
-from .problems import one_line
-from .settings import options
+from ..problems import one_line
+from ..settings import options
 
 MARKER = ".leaderboard-render.json"
 GENERATOR = "openmed-benchmark-leaderboard"

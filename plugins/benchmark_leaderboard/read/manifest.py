@@ -12,7 +12,7 @@ import sys
 from typing import Any, Mapping
 
 from . import signature
-from .problems import BuildFailed, Problem, one_line
+from ..problems import BuildFailed, Problem, one_line
 
 Manifest = dict[str, dict[str, Any]]
 

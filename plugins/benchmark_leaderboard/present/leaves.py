@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any
 
-from .canonical import scalar_text
+from ..read.canonical import scalar_text
 
 
 def leaves_of(value: Any) -> list[tuple[str, Any]]:

@@ -30,11 +30,9 @@ import re
 import stat
 from typing import Any, Mapping
 
-from .problems import Problem, json_error_words, one_line, pointer
+from ..problems import Problem, json_error_words, one_line, pointer
+from ..settings import DEFAULT_IDENTITY, DEFAULT_KEY
 
-# The pins of the reference renderer: the workflow that refreshes models.jsonl, and its key.
-DEFAULT_IDENTITY = "https://github.com/maziyarpanahi/openmed/.github/workflows/manifest-refresh.yml@refs/heads/master"
-DEFAULT_KEY = "sha256:86eb2319be26d7cabe775ce344cdbc0edcf63fa3ed038b318472755bd19ffed1"
 
 BUNDLE_SUFFIX = ".sigstore.json"
 DIGEST_ALGORITHMS = ("SHA2_256", "SHA_256", "SHA256")
