@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 
-from benchmark_leaderboard.write.output import INNER_LOCK, MARKER, counts_as_empty, kept_line, one_line, read_marker
+from benchmark_leaderboard.write.output import counts_as_empty, kept_line, one_line, read_marker, remove_listed
 
 from .build_settings import output_refusal, settings_of
 from .exchange import Place, empty_render, remove_tree
@@ -59,7 +59,7 @@ def _clean(settings_file: str, output_dir: str) -> str:
             kept = not_written(place.target, retention) if read_marker(place.target) is not None else []
             if kept:
                 with signals_deferred():
-                    _remove_listed(place.target, kept)
+                    remove_listed(place.target, kept)
                 return f"removed the render in {shown}; " + kept_line(kept, "left").replace(" the last render ", " it ")
             if link or place.mount:
                 empty_render(place.target)
@@ -81,30 +81,3 @@ def _entries_line(folder: str, entries: list[str], shown: int = 10) -> str:
                                else "") for name in entries[:shown]]
     more = f" and {len(entries) - shown:,} more" if len(entries) > shown else ""
     return f"its {len(entries)} {'entry stays' if len(entries) == 1 else 'entries stay'}: {', '.join(names)}{more}"
-
-
-def _remove_listed(folder: str, kept: list[str]) -> None:
-    """Remove every entry of the render in ``folder`` but ``kept`` (what it did not write) and the
-    folders that hold them, the marker last (an interrupted removal leaves a render, which the next
-    clean finishes)."""
-    keep = {entry.rstrip("/") for entry in kept}
-    holders = {"/".join(entry.split("/")[:depth]) for entry in keep for depth in range(1, entry.count("/") + 1)}
-    for top, folders, names in os.walk(folder, topdown=False):
-        relative = os.path.relpath(top, folder).replace(os.sep, "/")
-        relative = "" if relative == "." else relative + "/"
-        if relative.rstrip("/") in keep or any(relative.startswith(entry + "/") for entry in keep if relative):
-            continue
-        for name in names + [entry for entry in folders if os.path.islink(os.path.join(top, entry))]:
-            path = relative + name
-            if path not in keep and path != MARKER and not (relative == "" and name == INNER_LOCK):
-                os.unlink(os.path.join(top, name))
-        for name in folders:
-            path = relative + name
-            if path not in keep and path not in holders and not os.path.islink(os.path.join(top, name)):
-                try:
-                    os.rmdir(os.path.join(top, name))
-                except OSError:
-                    pass
-    marker = os.path.join(folder, MARKER)
-    if os.path.lexists(marker):
-        os.unlink(marker)

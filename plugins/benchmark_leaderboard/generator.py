@@ -24,7 +24,6 @@ import hashlib
 import logging
 import os
 import posixpath
-import stat
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -224,13 +223,9 @@ class LeaderboardGenerator(Generator):
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
         files = self._render_files(written, static)
-        retention = self.settings.get("OUTPUT_RETENTION") or ()
-        if self.in_place and self.earlier_files is None:
-            _remove_stale(self.output_path, set(written))  # a render whose marker lists no files
-        elif self.in_place:
-            _remove_unwritten(self.output_path, self.earlier_files - files, retention)
         if self.in_place:
-            kept = output.unlisted(self.output_path, files, retention)
+            kept = output.finish_in_place(self.output_path, self.earlier_files, written, files,
+                                          self.settings.get("OUTPUT_RETENTION") or ())
             if kept:
                 print(output.kept_line(kept), file=sys.stderr)
         written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
@@ -623,56 +618,6 @@ def _write_models(job: _PageJob, numbers: Sequence[int]) -> list[str]:
         page = job.model_pages[number]
         written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
     return written
-
-
-def _remove_stale(output_path: str, written: set[str]) -> None:
-    """Rendering in place: remove the files of the plugin's own folders that this render did not
-    write (the page and copy of a report removed from the archive), then their empty folders, and
-    the ``OWN_FILES`` it did not write (the changes page of a build that had a previous leaderboard)."""
-    for own in OWN_FILES:
-        path = os.path.join(output_path, own)
-        if own not in written and os.path.isfile(path) and not os.path.islink(path):
-            os.unlink(path)
-    for own in OWN_FOLDERS:
-        top = os.path.join(output_path, own)
-        for folder, folders, files in os.walk(top, topdown=False):
-            for name in files:
-                path = os.path.join(folder, name)
-                if os.path.relpath(path, output_path).replace(os.sep, "/") not in written:
-                    os.unlink(path)
-            for name in folders:
-                try:
-                    os.rmdir(os.path.join(folder, name))
-                except OSError:  # not empty
-                    pass
-        try:
-            os.rmdir(top)  # an own folder this render wrote nothing into
-        except OSError:  # not empty, or not there
-            pass
-
-
-def _remove_unwritten(output_path: str, stale: set[str], retention: Iterable[str]) -> None:
-    """Rendering in place: remove the files the earlier render wrote and this one did not (its
-    marker lists them), then their folders that are left empty; never a folder, never what
-    ``OUTPUT_RETENTION`` names."""
-    retained = set(retention)
-    folders: set[str] = set()
-    for relative in sorted(stale):
-        if relative == output.MARKER or relative.split("/")[0] in retained:
-            continue
-        path = os.path.join(output_path, *relative.split("/"))
-        try:
-            if not stat.S_ISDIR(os.lstat(path).st_mode):
-                os.unlink(path)
-        except FileNotFoundError:
-            pass
-        parts = relative.split("/")[:-1]
-        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
-    for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
-        try:
-            os.rmdir(os.path.join(output_path, *folder.split("/")))
-        except OSError:  # not empty (it holds what this render or someone else wrote), or gone
-            pass
 
 
 @contextmanager

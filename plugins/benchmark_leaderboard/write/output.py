@@ -6,7 +6,13 @@ file the render wrote: whatever else is in the folder (a ``CNAME``, notes) was p
 else, and a rebuild or ``clean`` leaves it (``unlisted``). Some folders are never
 an output whatever a marker says: those the build reads (the content, the plugins, the theme,
 the reports, the manifest's folder), any folder that contains one of them (so the project, its
-parents, ``/``), and anything of git's. Pure: no Pelican import, nothing written."""
+parents, ``/``), and anything of git's.
+
+This module is the output folder's one owner: it judges a folder before anything is written
+(``judge``), makes and reads the marker (``marker_bytes``, ``read_marker``), and removes what a
+render in place no longer writes (``remove_unwritten``, ``remove_stale``) and what ``clean``
+removes (``remove_listed``), never a file that a render did not write. Writing the files themselves
+is writer.py's; no Pelican import here."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import re
 import stat
 from typing import Any, Iterable
 
+from ..paths import OWN_FILES, OWN_FOLDERS
 from ..problems import one_line
 from ..settings import options
 
@@ -264,3 +271,94 @@ def _reason(error: OSError) -> str:
     """An operating-system error's reason in lower case, as it reads inside a sentence."""
     reason = error.strerror or str(error)
     return reason[:1].lower() + reason[1:]
+
+
+def finish_in_place(output_path: str, earlier_files: frozenset[str] | None, written: Iterable[str],
+                    files: Iterable[str], retention: Iterable[str]) -> list[str]:
+    """Rendering into an earlier render, once every file of this one is written and before its
+    marker: remove what the earlier render wrote and this one did not (what its marker lists; or, for
+    a marker that lists nothing, what this render's own folders hold beyond what it wrote). Returns
+    the entries this render did not write and leaves where they are (someone else's), for one line."""
+    files = frozenset(files)
+    if earlier_files is None:
+        remove_stale(output_path, set(written))
+    else:
+        remove_unwritten(output_path, earlier_files - files, retention)
+    return unlisted(output_path, files, retention)
+
+
+def remove_stale(output_path: str, written: set[str]) -> None:
+    """Rendering in place: remove the files of the plugin's own folders that this render did not
+    write (the page and copy of a report removed from the archive), then their empty folders, and
+    the ``OWN_FILES`` it did not write (the changes page of a build that had a previous leaderboard)."""
+    for own in OWN_FILES:
+        path = os.path.join(output_path, own)
+        if own not in written and os.path.isfile(path) and not os.path.islink(path):
+            os.unlink(path)
+    for own in OWN_FOLDERS:
+        top = os.path.join(output_path, own)
+        for folder, folders, files in os.walk(top, topdown=False):
+            for name in files:
+                path = os.path.join(folder, name)
+                if os.path.relpath(path, output_path).replace(os.sep, "/") not in written:
+                    os.unlink(path)
+            for name in folders:
+                try:
+                    os.rmdir(os.path.join(folder, name))
+                except OSError:  # not empty
+                    pass
+        try:
+            os.rmdir(top)  # an own folder this render wrote nothing into
+        except OSError:  # not empty, or not there
+            pass
+
+
+def remove_unwritten(output_path: str, stale: set[str], retention: Iterable[str]) -> None:
+    """Rendering in place: remove the files the earlier render wrote and this one did not (its
+    marker lists them), then their folders that are left empty; never a folder, never what
+    ``OUTPUT_RETENTION`` names."""
+    retained = set(retention)
+    folders: set[str] = set()
+    for relative in sorted(stale):
+        if relative == MARKER or relative.split("/")[0] in retained:
+            continue
+        path = os.path.join(output_path, *relative.split("/"))
+        try:
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        parts = relative.split("/")[:-1]
+        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
+        try:
+            os.rmdir(os.path.join(output_path, *folder.split("/")))
+        except OSError:  # not empty (it holds what this render or someone else wrote), or gone
+            pass
+
+
+def remove_listed(folder: str, kept: list[str]) -> None:
+    """Remove every entry of the render in ``folder`` but ``kept`` (what it did not write) and the
+    folders that hold them, the marker last (an interrupted removal leaves a render, which the next
+    clean finishes)."""
+    keep = {entry.rstrip("/") for entry in kept}
+    holders = {"/".join(entry.split("/")[:depth]) for entry in keep for depth in range(1, entry.count("/") + 1)}
+    for top, folders, names in os.walk(folder, topdown=False):
+        relative = os.path.relpath(top, folder).replace(os.sep, "/")
+        relative = "" if relative == "." else relative + "/"
+        if relative.rstrip("/") in keep or any(relative.startswith(entry + "/") for entry in keep if relative):
+            continue
+        for name in names + [entry for entry in folders if os.path.islink(os.path.join(top, entry))]:
+            path = relative + name
+            if path not in keep and path != MARKER and not (relative == "" and name == INNER_LOCK):
+                os.unlink(os.path.join(top, name))
+        for name in folders:
+            path = relative + name
+            if path not in keep and path not in holders and not os.path.islink(os.path.join(top, name)):
+                try:
+                    os.rmdir(os.path.join(top, name))
+                except OSError:
+                    pass
+    marker = os.path.join(folder, MARKER)
+    if os.path.lexists(marker):
+        os.unlink(marker)
