@@ -17,16 +17,13 @@ not, and writes the render's marker last."""
 
 from __future__ import annotations
 
-import fnmatch
 from contextlib import contextmanager
 from functools import partial
 import hashlib
 import logging
-import os
-import posixpath
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from pelican import signals
 from pelican.generators import Generator
@@ -34,7 +31,7 @@ from pelican.utils import get_relative_path, path_to_url
 
 from . import exits, workers
 from .present import included
-from .write import output, work
+from .write import claims, output, work
 from .read import validate
 from .paths import badge_path
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, Badge, badge_of, badge_rows, badge_svg
@@ -51,7 +48,7 @@ from .present.model_pages import ModelIndex, ModelPage, model_details, model_ind
 from .board import Leaderboard
 from .decide.pipeline import read_leaderboard, report_of, room_for_nesting
 from .one_line import print_problems_on_one_line
-from .problems import BuildFailed, one_line
+from .problems import BuildFailed
 from .present.downloads import csv_lines, csv_pieces
 from .paths import suite_csv_path
 from .present.publish import (ROW_CHUNK, chunk_count, chunk_script, data_script, leaderboard_json, metrics_script,
@@ -63,7 +60,7 @@ from .formatting import TEMPLATE_FILTERS, short_hash
 from .present.view import BoardView, Pager, board_view, pager, report_details, site_nav, suite_rows
 from .paths import family_page_path, panel_script_path, suite_home, suite_page_path
 from .write.writer import SiteWriter
-from .paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA, OWN_FOLDERS, OWN_FILES, ROOT_FILES
+from .paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA
 
 logger = logging.getLogger(__name__)
 
@@ -115,8 +112,8 @@ class LeaderboardGenerator(Generator):
         self.earlier_files = output.render_files(earlier)
         # Pelican's other generators have decided what they write by now (its pages, articles and
         # direct templates): none of it may be a path of the leaderboard's.
-        self._refuse_collisions(_pelican_paths(self.context, self.settings))
-        _pelican_written.clear()
+        claims.refuse_collisions(claims.pelican_paths(self.context, self.settings), self.options.index_save_as)
+        claims.pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
@@ -174,13 +171,13 @@ class LeaderboardGenerator(Generator):
         self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
         if self.earlier_files is not None:
-            self._refuse_overwriting(self.earlier_files)
+            claims.refuse_overwriting(self.output_path, self._paths_written(), self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def _write(self) -> None:
         # The static generator decided what it copies after generate_context: nor may any of that.
-        static = list(_static_paths(self.context, self.settings, self.theme))
-        self._refuse_collisions(static)
+        static = list(claims.static_paths(self.context, self.settings, self.theme))
+        claims.refuse_collisions(static, self.options.index_save_as)
         board = self.leaderboard
         previous = self.output_path if self.in_place else self.options.previous_render
         site = SiteWriter(self.output_path, previous)
@@ -222,7 +219,7 @@ class LeaderboardGenerator(Generator):
                 language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
             written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
-        files = self._render_files(written, static)
+        files = claims.render_files(self.output_path, written, static, self.settings)
         if self.in_place:
             kept = output.finish_in_place(self.output_path, self.earlier_files, written, files,
                                           self.settings.get("OUTPUT_RETENTION") or ())
@@ -236,20 +233,8 @@ class LeaderboardGenerator(Generator):
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
                                                        linked))
 
-    def _refuse_collisions(self, theirs: Iterable[tuple[str, str]]) -> None:
-        """Stop the build, before anything of the leaderboard's is written, when another writer
-        (Pelican's generators, its static files) writes a path the leaderboard writes: one line
-        naming the path, the setting that sends the other writer there, and the leaderboard's."""
-        for path, writer in theirs:
-            ours = _claim(path, self.options.index_save_as)
-            if ours is not None:
-                raise BuildFailed(f"{path} is written both by {writer} and by the leaderboard ({ours}); "
-                                  "give one of them another path")
-
-    def _refuse_overwriting(self, earlier: frozenset[str]) -> None:
-        """Rendering in place: a page or copy this render writes where a file lies that the earlier
-        render did not write (someone else's) stops the build before anything is written."""
-        root = self.output_path
+    def _paths_written(self) -> list[str]:
+        """The pages, copies and badges this render writes, for the check against an earlier render."""
         paths = [place.save_as for place in self.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
         paths += [FEED_PATH] if self.feed is not None else []
         board = self.leaderboard
@@ -258,90 +243,7 @@ class LeaderboardGenerator(Generator):
             if self.badge_rows[index] == index:
                 paths.append(badge_path(board.suites[board.places.suite_of[index]].anchor, row.model_name))
         paths += [model_page_path(name) for name in self.models.names]
-        clashes = [path for path in paths if path not in earlier and os.path.lexists(os.path.join(root, *path.split("/")))]
-        if clashes:
-            raise BuildFailed(output.overwrite_problem(clashes, one_line(root)))
-
-    def _render_files(self, written: list[str], static: list[tuple[str, str]]) -> set[str]:
-        """Every file this render writes: the plugin's own, what Pelican's writer wrote (the Markdown
-        pages), what the static generator copies after this generator (``static``: the theme's static
-        files and STATIC_PATHS), and the sitemap the official sitemap plugin writes at the end."""
-        files = set(written) | {output.MARKER}
-        root = os.path.abspath(self.output_path)
-        for path in _pelican_written:
-            relative = os.path.relpath(os.path.abspath(path), root)
-            if not relative.startswith(os.pardir):
-                files.add(relative.replace(os.sep, "/"))
-        files.update(path for path, _ in static)
-        if any(str(name).rpartition(".")[2] == "sitemap" for name in self.settings.get("PLUGINS") or []):
-            sitemap = self.settings.get("SITEMAP") or {}
-            files.add("sitemap." + (sitemap.get("format") or "xml" if isinstance(sitemap, dict) else "xml"))
-        return files
-
-
-def _claim(path: str, index_save_as: str) -> str | None:
-    """Why ``path`` (relative to the output, with "/") is the leaderboard's to write, or None."""
-    if path == index_save_as:
-        return "its index, LEADERBOARD_INDEX_SAVE_AS"
-    if path in ROOT_FILES or path in OWN_FILES or path == output.MARKER:
-        return f"its file {path}"
-    folder = next((folder for folder in OWN_FOLDERS if path.startswith(folder)), None)
-    return f"its folder {folder}" if folder else None
-
-
-# The content Pelican's generators put in the context, and the setting that says where each kind is written.
-_PELICAN_CONTENT = (("articles", "article", "ARTICLE_SAVE_AS"), ("drafts", "draft", "DRAFT_SAVE_AS"),
-                    ("pages", "page", "PAGE_SAVE_AS"), ("hidden_pages", "hidden page", "PAGE_SAVE_AS"),
-                    ("draft_pages", "draft page", "DRAFT_PAGE_SAVE_AS"))
-
-
-def _pelican_paths(context: dict[str, Any], settings: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Every file Pelican's own generators will write, as (path, what writes it): each direct
-    template (``DIRECT_TEMPLATES``, where its ``<NAME>_SAVE_AS`` says), and each article and page
-    and their translations."""
-    for name in settings.get("DIRECT_TEMPLATES") or ():
-        save_as = settings.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
-        if save_as:
-            yield _site_path(save_as), f"Pelican's direct template {name} (DIRECT_TEMPLATES, {name.upper()}_SAVE_AS)"
-    for key, kind, setting in _PELICAN_CONTENT:
-        for content in context.get(key) or ():
-            for item in (content, *(getattr(content, "translations", None) or ())):
-                if item.save_as:
-                    yield _site_path(item.save_as), f"Pelican's {kind} {item.relative_source_path} ({setting})"
-
-
-def _static_paths(context: dict[str, Any], settings: dict[str, Any], theme: str) -> Iterator[tuple[str, str]]:
-    """Every file the static generator will copy, as (path, what copies it): the theme's static
-    files (``THEME_STATIC_PATHS``, under ``THEME_STATIC_DIR``, less what ``IGNORE_FILES`` names) and
-    ``STATIC_PATHS``."""
-    ignores = settings.get("IGNORE_FILES") or []
-    static_dir = settings.get("THEME_STATIC_DIR", "theme")
-    theirs = "the theme's static files (THEME_STATIC_PATHS)"
-    for name in settings.get("THEME_STATIC_PATHS") or []:
-        source = os.path.join(theme, name)
-        if os.path.isfile(source):
-            yield _site_path(os.path.join(static_dir, os.path.basename(name))), theirs
-        for folder, folders, names in os.walk(source, followlinks=True):
-            folders[:] = sorted(entry for entry in folders if not any(fnmatch.fnmatch(entry, i) for i in ignores))
-            inside = os.path.relpath(folder, source)
-            for entry in sorted(names):
-                if not any(fnmatch.fnmatch(entry, i) for i in ignores):
-                    yield _site_path(os.path.join(static_dir, inside, entry)), theirs
-    for static in context.get("staticfiles") or []:
-        yield _site_path(static.save_as), f"the static file {static.relative_source_path} (STATIC_PATHS)"
-
-
-def _site_path(path: str) -> str:
-    return posixpath.normpath(path.replace(os.sep, "/"))
-
-
-# What Pelican's writer wrote in this build (content_written from the page generators), for the marker.
-_pelican_written: list[str] = []
-
-
-def _note_written(path: str, context: Any = None) -> None:
-    if not isinstance((context or {}).get("page"), (ReportPage, BoardPage, ModelPage)):  # the plugin's own are in written
-        _pelican_written.append(path)
+        return paths
 
 
 @dataclass(frozen=True)
@@ -644,4 +546,4 @@ def register() -> None:
     signals.initialized.connect(print_problems_on_one_line)
     signals.generator_init.connect(_add_filters)
     signals.get_generators.connect(get_generators)
-    signals.content_written.connect(_note_written)
+    signals.content_written.connect(claims.note_written)
