@@ -24,7 +24,7 @@ from .badge import Badge, model_path
 from .fill import url_of
 from .history import ArchiveHistory, LeakageLine
 from .pages import report_page_url, run_datetime
-from .view import Attribute, interval_text, model_attributes
+from .view import Attribute, model_attributes
 
 MODEL_PAGES = "model/"
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
@@ -167,15 +167,17 @@ def compare_address(indices: Sequence[int]) -> str:
     return "compare.html#rows=" + ",".join(map(str, indices))
 
 
-def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: dict[str, Any] | None,
+def model_details(name: str, indices: Sequence[int], board: Any, view: Any, manifest_row: dict[str, Any] | None,
                   suite_home: Callable[[int], str], history: ArchiveHistory | None,
                   badge_of_row: Callable[[int], Badge], badge_rows: Sequence[int],
                   tag_order: dict[str, int]) -> ModelDetails:
     """What the page of the model ``name`` shows, its rows at ``indices`` of the ranking (in ranking
-    order); ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a
-    suite and model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's
-    place in version order."""
+    order); ``view`` (the board's ``BoardView``) holds each row's intervals as the tables write them,
+    ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a suite and
+    model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's place in
+    version order."""
     rows, standing, sure = board.rows, board.standing, board.uncertainty
+    leakage_intervals, recall_intervals = view.leakage_interval, view.recall_interval
     by_suite: dict[int, list[int]] = {}
     for index in indices:
         by_suite.setdefault(standing.suite_of[index], []).append(index)
@@ -183,8 +185,7 @@ def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: d
     for number in sorted(by_suite):
         shown = [ModelRow(rows[index], index, report_page_url(rows[index].report_path), standing.in_suite[index],
                           sure.best[index], sure.worst[index], sure.best[index] == 1,
-                          interval_text(sure.leakage_low[index], sure.leakage_high[index]),
-                          interval_text(sure.recall_low[index], sure.recall_high[index]))
+                          leakage_intervals[index], recall_intervals[index])
                  for index in by_suite[number]]
         best: dict[str, ModelRow] = {}
         for row in shown:
