@@ -485,12 +485,15 @@ def test(c, k=None):
     "profile": "instead, the CPU per report of each phase of a build and a rebuild (benchmarks/profile.py)",
     "label": "with --profile, the name of its section in benchmarks/results.md (default: current)",
     "work": "the folder the archives and the runs (or the profiled builds) are written to (default: benchmarks/.work); one on tmpfs leaves the disk out",
+    "releases": "with --profile, each size's reports as this many releases of the same models: a model page of as many reports (default: 1)",
 })
-def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, work=None):
+def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, work=None, releases=None):
     """Benchmark against the reference renderer; prints the figures and writes benchmarks/results.md.
 
     Needs the test packages (make test installs them), which have the reference renderer; --profile
     measures the project alone and needs only what building needs."""
+    if releases is not None and not profile:
+        fail("bench: --releases is an option of --profile", exits.UNUSABLE)
     if not profile:
         require_test_packages("bench")
     # In a process of its own, started here: `python -m` puts this folder first on the module path,
@@ -500,6 +503,7 @@ def bench(c, sizes=None, runs=None, browser=True, profile=False, label=None, wor
     if profile:
         module = "benchmarks.profile"
         flags += ["--label", str(label)] if label is not None else []
+        flags += ["--releases", str(releases)] if releases is not None else []
     else:
         module = "benchmarks.run"
         flags += (["--runs", str(runs)] if runs is not None else []) + ([] if browser else ["--no-browser"])

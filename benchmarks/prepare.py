@@ -31,18 +31,26 @@ class BenchError(Exception):
     """The benchmark cannot go on (a render failed, a size is not a number); the message is one line."""
 
 
-def archive_mark(reports: int) -> str:
+def archive_mark(reports: int, releases: int = 1) -> str:
     """What an archive made by the current maker holds in its ``.complete`` file: the maker's source
     and its arguments decide every byte it writes."""
     digest = hashlib.sha256(MAKER.read_bytes()).hexdigest()
-    return f"benchmarks/make_archive.py sha256:{digest} n={reports} (the maker's defaults otherwise)\n"
+    if releases == 1:
+        return f"benchmarks/make_archive.py sha256:{digest} n={reports} (the maker's defaults otherwise)\n"
+    return (f"benchmarks/make_archive.py sha256:{digest} n={reports // releases} releases={releases} "
+            "(the maker's defaults otherwise)\n")
 
 
-def make_archive(reports: int, work: Path, say: Callable[[str], None]) -> Path:
+def make_archive(reports: int, work: Path, say: Callable[[str], None], releases: int = 1) -> Path:
     """The synthetic archive of ``reports`` reports below ``work``, made unless an archive that the
-    current maker made with the same arguments is there already."""
-    folder = work / f"archive-{reports}"
-    done, mark = folder / ".complete", archive_mark(reports)
+    current maker made with the same arguments is there already: ``reports`` models in one release,
+    or, given ``releases``, ``reports // releases`` models in each of that many releases (a model a
+    page of ``releases`` reports, as an archive of many releases has)."""
+    if releases < 1 or reports % releases:
+        raise BenchError(f"{reports:,} reports cannot be {releases} releases of the same models: "
+                         "give a size that the releases divide")
+    folder = work / (f"archive-{reports}" if releases == 1 else f"archive-{reports}-{releases}-releases")
+    done, mark = folder / ".complete", archive_mark(reports, releases)
     try:
         if done.read_text(encoding="utf-8") == mark:
             return folder
@@ -54,7 +62,7 @@ def make_archive(reports: int, work: Path, say: Callable[[str], None]) -> Path:
         note_removal(work)
     else:
         say(f"making the archive of {reports:,} reports")
-    write_archive(folder, reports)
+    write_archive(folder, reports // releases, releases=releases)
     done.write_text(mark, encoding="utf-8")
     return folder
 

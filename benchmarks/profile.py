@@ -1,9 +1,10 @@
 """The CPU a build spends per report, phase by phase, measured (``invoke bench --profile``).
 
-usage: python -m benchmarks.profile [--sizes 10000,100000] [--label NAME]
+usage: python -m benchmarks.profile [--sizes 10000,100000] [--releases R] [--label NAME]
 
-For each size, the benchmark's own synthetic archive (``benchmarks/make_archive.py``) is built
-twice by a fresh Python process that runs the same build as ``invoke build`` (the atomic runner,
+For each size, the benchmark's own synthetic archive (``benchmarks/make_archive.py``: a model a
+report, or with ``--releases R`` the size's reports as R releases of a size / R models, so that each
+model's page holds R reports) is built twice by a fresh Python process that runs the same build as ``invoke build`` (the atomic runner,
 Pelican and the plugin, the default number of workers): into a new folder, then again into it (a
 rebuild). In that process, timers wrap the functions each phase is made of (``TIMED``: each found
 where it is defined and timed at every name the project's modules give it; one that is not there
@@ -20,6 +21,10 @@ Escaping is the one share no timer can take without costing more than it measure
 few hundred nanoseconds, a hundred times a page): every eighth report page is rendered a second
 time, untimed by the build, with the templates' ``escape`` replaced by ``str``, and the difference
 of the two renders is the escaping's share of the template's time.
+
+A page a model is a cost that grows with the models rather than the reports: the section says
+what the model pages took of the whole tree's CPU (their tasks, their page objects and their
+``content_written``) and by how much they grow the build of the same archive without them.
 
 The figures are printed and written to ``benchmarks/results.md`` as the section
 ``## CPU per report by phase: NAME`` (``--label``, default ``current``), which replaces a section
@@ -54,6 +59,7 @@ _phases: dict[str, float] = defaultdict(float)
 _stack: list[list[float]] = []  # [started, seconds of the timed calls made meanwhile]
 _records: list[dict[str, Any]] = []  # each task's record, gathered in the build's process
 _escape: dict[str, float] = defaultdict(float)  # the sampled renders with and without escaping
+_announced: dict[str, int] = defaultdict(int)  # the pages content_written was sent for: all, and model pages
 _called: set[str] = set()  # the functions of ``TIMED`` called so far, each by where it is defined
 
 
@@ -175,6 +181,21 @@ def _timed_write(phase: str, write: Callable, where: str) -> Callable:
                                                                    *more), where)
 
 
+def _timed_announce(phase: str, announce: Callable, where: str) -> Callable:
+    """The writer's ``announce``, timed, and the pages it announces counted: all of them and the
+    model pages, whose share of its time is theirs in proportion."""
+    from benchmark_leaderboard.present.model_pages import ModelPage
+
+    timed_announce = timed(phase, announce, where)
+
+    def counted(self, pages, context):
+        pages = list(pages)
+        _announced["pages"] += len(pages)
+        _announced["model pages"] += sum(isinstance(page, ModelPage) for page in pages)
+        return timed_announce(self, pages, context)
+    return counted
+
+
 def _timed_templates(phase: str, get_template: Callable, where: str) -> Callable:
     """The generator's ``get_template``: each template it gives timed as ``render: <its name>``."""
     def profiled_template(self, name):
@@ -247,8 +268,10 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("build: rank, group, document check", "benchmark_leaderboard.decide.pipeline:read_leaderboard", timed),
     ("build: board view, charts", "benchmark_leaderboard.present.view:board_view", timed),
     ("build: history", "benchmark_leaderboard.decide.history:archive_history", timed),
+    ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_index", timed),
+    ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_pages", timed),
     ("build: changes", "benchmark_leaderboard.present.changes_page:build_changes", timed),
-    ("build: announce (content_written)", "benchmark_leaderboard.write.writer:SiteWriter.announce", timed),
+    ("build: announce (content_written)", "benchmark_leaderboard.write.writer:SiteWriter.announce", _timed_announce),
     # The read phase, in the workers.
     ("read: file read (kernel)", "benchmark_leaderboard.read.archive:read_bytes", timed),
     ("read: JSON parse", "benchmark_leaderboard.read.archive:parse", timed),
@@ -259,6 +282,7 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     # Writing, in the workers.
     ("copy parsed again", "benchmark_leaderboard.decide.pipeline:report_of", timed),
     ("page details (leaves, percentages)", "benchmark_leaderboard.present.view:report_details", timed),
+    ("model page details", "benchmark_leaderboard.present.model_pages:model_details", timed),
     ("leaderboard.json", "benchmark_leaderboard.present.publish:leaderboard_json", timed_generator),
     ("data file", "benchmark_leaderboard.present.publish:data_script", timed),
     ("CSVs", "benchmark_leaderboard.present.downloads:csv_lines", timed),
@@ -357,7 +381,7 @@ def one_build(archive: Path, output: Path) -> dict[str, Any]:
     called = sorted((_called | {where for record in _records for where in record["called"]}) - {""})
     return {"rows": summary.rows, "files": summary.files, "own": own.ru_utime + own.ru_stime - untimed["own"],
             "children": children.ru_utime + children.ru_stime - untimed["children"], "phases": phases,
-            "records": _records, "escape": escape, "pid": os.getpid(), "called": called}
+            "records": _records, "escape": escape, "pid": os.getpid(), "called": called, "announced": dict(_announced)}
 
 
 def measured_build(archive: Path, output: Path) -> dict[str, Any]:
@@ -405,12 +429,16 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("compare page", ("whole|render: compare",)),
     ("leaderboard.json, CSVs, data file: writing and rest", ("whole|*",)),
     ("compare data", ("compare|*",)),
+    ("model pages: details (rows, devices, history, badges)", ("models|model page details",)),
+    ("model pages: template render", ("models|render: model",)),
+    ("model pages: writing and rest (files, badges' layout, loop)", ("models|*",)),
     ("workers: pool, pickling results, exit (kernel's count less the tasks')", ("workers-overhead",)),
     ("build: start-up (interpreter, imports)", ("own|build: start-up (interpreter, imports)",)),
     ("build: read map (fork, results)", ("own|build: read map (fork, results)",)),
     ("build: rank, group, document check", ("own|build: rank, group, document check",)),
     ("build: board view, charts, history, badge rows", ("own|build: board view, charts", "own|build: history",
                                                         "own|build: changes", "own|build: badge rows")),
+    ("build: model index, model page objects", ("own|build: model index, model page objects",)),
     ("build: write map (fork, results)", ("own|build: write map (fork, results)",)),
     ("build: announce (content_written)", ("own|build: announce (content_written)",)),
     ("build: generate_context and generate_output, rest", ("own|build: generate_context, rest",
@@ -467,6 +495,19 @@ def rows_of(result: dict[str, Any]) -> dict[str, float]:
     return rows
 
 
+def model_page_share(result: dict[str, Any]) -> tuple[int, float]:
+    """The model pages of one build and their CPU in seconds: their tasks (details, render, writing,
+    the tasks' rest), their index and page objects, and their share of content_written (in
+    proportion to the pages announced)."""
+    found = phase_seconds(result)
+    seconds = sum(value for name, value in found.items() if name.startswith("models|"))
+    seconds += found.get("own|build: model index, model page objects", 0.0)
+    announced = result.get("announced") or {}
+    if announced.get("pages"):
+        seconds += found.get("own|build: announce (content_written)", 0.0) * announced["model pages"] / announced["pages"]
+    return int(announced.get("model pages", 0)), seconds
+
+
 def worker_shares(result: dict[str, Any]) -> str:
     """Each worker's CPU in its tasks, by map, and its share of that map's."""
     parts = []
@@ -515,11 +556,17 @@ def section(label: str, results: dict[tuple[int, str], dict[str, Any]], command:
                      f"(the build's process {result['own']:.2f} s, workers {result['children']:.2f} s); "
                      f"{worker_shares(result)}; escaping sampled on {int(result['escape'].get('sampled', 0))} "
                      f"of {int(result['escape'].get('pages', 0))} pages.")
+    for (reports, situation), result in sorted(results.items()):
+        pages, seconds = model_page_share(result)
+        whole = result["own"] + result["children"]
+        lines.append(f"- Model pages, {reports:,} reports, {situation}: {pages:,} pages, {seconds:.2f} s of CPU "
+                     f"({seconds / pages * 1e6 if pages else 0:,.0f} µs a page), {seconds / whole:.1%} of the whole "
+                     f"tree's: they grow the build without them by {seconds / (whole - seconds):.1%}.")
     return "\n".join(lines) + "\n"
 
 
 def main(sizes: Sequence[int], label: str, command: str, results_file: Path | None = RESULTS,
-         work: Path = WORK, say: Callable[[str], None] = print) -> str:
+         work: Path = WORK, say: Callable[[str], None] = print, releases: int = 1) -> str:
     for _, where, _ in TIMED:
         find(where)  # before any work: what is timed is where the profile looks for it
     work.mkdir(parents=True, exist_ok=True)
@@ -533,7 +580,7 @@ def main(sizes: Sequence[int], label: str, command: str, results_file: Path | No
     # removed costs the kernel more (benchmarks/run.py, SETTLE_SECONDS, says why).
     try:
         for reports, output in zip(sorted(set(sizes)), outputs):
-            archive = make_archive(reports, work, say)
+            archive = make_archive(reports, work, say, releases)
             warm(archive)
             for situation in ("new folder", "rebuild"):
                 say(f"{reports:,} reports, {situation}: a profiled build")
@@ -557,6 +604,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="invoke bench --profile", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", help="comma-separated archive sizes, in reports (default: "
                         + ",".join(str(size) for size in DEFAULT_SIZES) + ")")
+    parser.add_argument("--releases", type=int, default=1, help="each size's reports as this many releases of "
+                        "the same models, a model page of as many reports (default: 1, a model a report)")
     parser.add_argument("--label", default="current", help="the section's name in results.md (default: current)")
     parser.add_argument("--work", help="the folder the archives and the builds are written to (default: "
                         "benchmarks/.work, on the disk)")
@@ -568,10 +617,11 @@ def cli(argv: Sequence[str] | None = None) -> int:
             return 0
         sizes = DEFAULT_SIZES if options.sizes is None else parse_sizes(options.sizes)
         flags = (f" --sizes {options.sizes}" if options.sizes else "") + (
+            f" --releases {options.releases}" if options.releases != 1 else "") + (
             f" --label {options.label}" if options.label != "current" else "") + (
             f" --work <a folder on {file_system(Path(options.work))}>" if options.work else "")
         main(sizes, options.label, "invoke bench --profile" + flags,
-             work=Path(options.work).absolute() if options.work else WORK)
+             work=Path(options.work).absolute() if options.work else WORK, releases=options.releases)
     except BenchError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2

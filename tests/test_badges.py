@@ -177,7 +177,7 @@ def test_the_text_has_the_contrast_wcag_aa_asks_of_it_on_both_boxes(site):
 def test_the_widths_table_is_dejavu_sans_measured_again():
     if not FONT.is_file():
         pytest.skip(f"{FONT} is not on this machine (Debian's fonts-dejavu-core, which make test installs with Chromium)")
-    committed = (ROOT / "plugins" / "benchmark_leaderboard" / "badge_widths.json").read_text(encoding="utf-8")
+    committed = (ROOT / "plugins" / "benchmark_leaderboard" / "present" / "badge_widths.json").read_text(encoding="utf-8")
     assert badge_widths.table_text(badge_widths.measured(str(FONT))) == committed
     assert json.loads(committed)["font"] == "DejaVu Sans, Version 2.37"
 

@@ -417,6 +417,17 @@ def test_an_archive_is_made_again_only_when_the_maker_would_write_other_bytes(tm
     assert (tmp_path / prepare.REMOVED_AT).exists()  # the old archive's removal counts for settle()
 
 
+def test_an_archive_of_several_releases_holds_the_size_as_releases_of_the_same_models(tmp_path):
+    folder = prepare.make_archive(6, tmp_path, lambda line: None, releases=3)
+
+    assert folder.name == "archive-6-3-releases"
+    assert len(list((folder / "reports").rglob("*.report.json"))) == 6
+    assert sorted(path.name for path in (folder / "reports").iterdir()) == ["v3.0.0", "v3.1.0", "v3.2.0"]
+    assert (folder / ".complete").read_text(encoding="utf-8") == prepare.archive_mark(6, 3) != prepare.archive_mark(6)
+    with pytest.raises(prepare.BenchError, match="7 reports cannot be 3 releases of the same models"):
+        prepare.make_archive(7, tmp_path, lambda line: None, releases=3)
+
+
 def test_the_projects_own_files_are_compiled_before_the_runs_whatever_the_environment_says(tmp_path):
     # A checkout in miniature: a plugin package, the tooling's package, tasks.py and the settings files.
     sources = [tmp_path / "plugins" / "thing" / "__init__.py", tmp_path / "leaderboard_tools" / "tool.py",

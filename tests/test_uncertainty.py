@@ -369,3 +369,16 @@ def test_any_whole_number_of_fixtures_gives_an_interval_and_is_published_as_give
     assert document["fixture_count"] == count
     assert math.isclose(document["leakage_low"], 0.1, rel_tol=1e-9) and math.isclose(document["leakage_high"], 0.1, rel_tol=1e-9)
     assert document["leakage_low"] <= 0.1 <= document["leakage_high"]
+
+
+def test_each_rows_interval_texts_are_those_interval_text_writes():
+    # Worked out once a build (view.interval_texts) and shared by every page that writes them.
+    from array import array
+
+    from benchmark_leaderboard.formatting import interval_text, interval_texts
+
+    rng = random.Random(11)
+    low = array("d", [0.0, 5e-324, *(rng.random() / 2 for _ in range(500))])
+    high = array("d", [0.5, 1.0, *(0.5 + rng.random() / 2 for _ in range(500))])
+
+    assert interval_texts(low, high) == tuple(interval_text(a, b) for a, b in zip(low, high))

@@ -111,8 +111,8 @@ def _percent_of(text: str) -> str:
     return f"{value.normalize():f}"
 
 
-# Kept by the bounds: rows of equal leakage and fixtures share an interval, and a row's is written
-# on its report page, in its family's table and on the pages of the rows near it.
+# Kept by the bounds: rows of equal leakage and fixtures share an interval (a build writes each row's
+# once, ``interval_texts``; the bounds a page or a test gives otherwise repeat).
 @lru_cache(maxsize=1 << 11)
 def interval_text(low: float, high: float) -> str:
     """A 95% interval as the tables and pages write it: its bounds as percentages with two
@@ -137,6 +137,13 @@ def _bound_of(text: str, up: bool) -> str:
         if up and rest:
             units += 1
     return f"{units // 100}.{units % 100:02d}"
+
+
+def interval_texts(low: Sequence[float], high: Sequence[float]) -> tuple[str, ...]:
+    """Each row's 95% interval of one fraction (bounds ``low`` and ``high``, by the row's index), as
+    ``interval_text`` writes it: worked out once a build, for its report page, its family's table,
+    the report pages that list it among their neighbours and its model's page alike."""
+    return tuple(map(interval_text, low, high))
 
 
 _UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))

@@ -487,7 +487,9 @@ def _write_reports(job: _PageJob, indices: Sequence[int]) -> list[str]:
                                      manifest_row=board.manifest.get(row.model_name),
                                      thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
                                      uncertainty=uncertainty, suite_number=suite_number, rows=board.rows,
-                                     in_suite=places.in_suite, index_url=job.index_url, changed=tuple(notes or ()),
+                                     in_suite=places.in_suite, leakage_intervals=job.view.leakage_interval,
+                                     recall_intervals=job.view.recall_interval, index_url=job.index_url,
+                                     changed=tuple(notes or ()),
                                      changed_release=changes.release_tag if notes else None,
                                      history=history.of(row) if history else None)
             badge_index = badge_rows[index]
@@ -515,8 +517,8 @@ def _write_models(job: _PageJob, numbers: Sequence[int]) -> list[str]:
     written = []
     for number in numbers:
         name = models.names[number]
-        details = model_details(name, models.rows[name], board, board.manifest.get(name), home, history, badge,
-                                job.badge_rows, tag_order)
+        details = model_details(name, models.rows[name], board, job.view, board.manifest.get(name), home, history,
+                                badge, job.badge_rows, tag_order)
         page = job.model_pages[number]
         written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
     return written

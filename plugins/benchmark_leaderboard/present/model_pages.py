@@ -26,7 +26,6 @@ from ..decide.history import ArchiveHistory, LeakageLine
 from ..paths import report_page_url
 from .pages import run_datetime
 from .view import Attribute, model_attributes
-from ..formatting import interval_text
 from ..paths import model_page_path
 
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
@@ -159,15 +158,17 @@ def compare_address(indices: Sequence[int]) -> str:
     return "compare.html#rows=" + ",".join(map(str, indices))
 
 
-def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: dict[str, Any] | None,
+def model_details(name: str, indices: Sequence[int], board: Any, view: Any, manifest_row: dict[str, Any] | None,
                   suite_home: Callable[[int], str], history: ArchiveHistory | None,
                   badge_of_row: Callable[[int], Badge], badge_rows: Sequence[int],
                   tag_order: dict[str, int]) -> ModelDetails:
     """What the page of the model ``name`` shows, its rows at ``indices`` of the ranking (in ranking
-    order); ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a
-    suite and model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's
-    place in version order."""
+    order); ``view`` (the board's ``BoardView``) holds each row's intervals as the tables write them,
+    ``suite_home`` gives the URL of suite number s's page, ``badge_of_row`` the badge of a suite and
+    model's badge row (``badge_rows`` gives each row's), ``tag_order`` each release tag's place in
+    version order."""
     rows, places, sure = board.rows, board.places, board.uncertainty
+    leakage_intervals, recall_intervals = view.leakage_interval, view.recall_interval
     by_suite: dict[int, list[int]] = {}
     for index in indices:
         by_suite.setdefault(places.suite_of[index], []).append(index)
@@ -175,8 +176,7 @@ def model_details(name: str, indices: Sequence[int], board: Any, manifest_row: d
     for number in sorted(by_suite):
         shown = [ModelRow(rows[index], index, report_page_url(rows[index].report_path), places.in_suite[index],
                           sure.best[index], sure.worst[index], sure.best[index] == 1,
-                          interval_text(sure.leakage_low[index], sure.leakage_high[index]),
-                          interval_text(sure.recall_low[index], sure.recall_high[index]))
+                          leakage_intervals[index], recall_intervals[index])
                  for index in by_suite[number]]
         best: dict[str, ModelRow] = {}
         for row in shown:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from .chart import Chart, suite_chart
-from ..formatting import DECIMALS, rounded, table_decimals
+from ..formatting import DECIMALS, interval_texts, percent, rounded, size_text, table_decimals
 from ..decide.fill import FALLBACK, MANIFEST
 from ..board import FIELDS, Filled
 from .leaves import leaves_of, shown
@@ -25,7 +25,6 @@ from ..paths import report_page_url
 from ..decide.uncertainty import Uncertainty
 from ..versions import version_order
 from ..paths import family_page_path, suite_home
-from ..formatting import percent, interval_text, size_text
 
 if TYPE_CHECKING:
     from ..board import Leaderboard
@@ -150,22 +149,25 @@ NEAREST_SHOWN = 5
 NEAREST_REACH = 500
 
 
-def neighbour(rows: Any, in_suite: Any, uncertainty: Uncertainty, index: int) -> Neighbour:
-    """The row at ``index`` as a report page lists it among the rows it cannot be told apart from."""
+def neighbour(rows: Any, in_suite: Any, leakage_intervals: Sequence[str], index: int) -> Neighbour:
+    """The row at ``index`` as a report page lists it among the rows it cannot be told apart from
+    (``leakage_intervals``: each row's, ``interval_texts``)."""
     row = rows[index]
     return Neighbour(report_page_url(row.report_path), row.model_name, row.device, in_suite[index],
-                     percent(row.leakage), interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]))
+                     percent(row.leakage), leakage_intervals[index])
 
 
 def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_suite: int, rank_in_family: int,
                    row_count: int, suite_anchor: str, sha256: str, *, suite_csv: str,
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
-                   suite_number: int, rows: Any, in_suite: Any, index_url: str = "index.html", changed: tuple[str, ...] = (),
+                   suite_number: int, rows: Any, in_suite: Any, leakage_intervals: Sequence[str],
+                   recall_intervals: Sequence[str], index_url: str = "index.html", changed: tuple[str, ...] = (),
                    changed_release: str | None = None, history: Any = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
-    apart from looked up in ``rows`` and ``in_suite``), the model's attributes in its manifest row
-    (none without one), its copy's digest, what its release changed and its history."""
+    apart from looked up in ``rows`` and ``in_suite``; every row's intervals as written in
+    ``leakage_intervals`` and ``recall_intervals``, ``interval_texts``), the model's attributes in its
+    manifest row (none without one), its copy's digest, what its release changed and its history."""
     index = rank - 1
     row = filled.row
     sources, release_tag = filled.sources, row.release_tag
@@ -196,15 +198,15 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         changed=tuple(changed),
         changed_release=changed_release,
         history=history,
-        leakage_interval=interval_text(uncertainty.leakage_low[index], uncertainty.leakage_high[index]),
-        recall_interval=interval_text(uncertainty.recall_low[index], uncertainty.recall_high[index]),
+        leakage_interval=leakage_intervals[index],
+        recall_interval=recall_intervals[index],
         rank_best=best,
         rank_worst=worst,
         suite_rows=suite_size,
         better_count=best - 1,
         worse_count=suite_size - worst,
         alike_count=uncertainty.alike(index),
-        nearest=tuple([neighbour(rows, in_suite, uncertainty, at) for at in nearest]),
+        nearest=tuple([neighbour(rows, in_suite, leakage_intervals, at) for at in nearest]),
     )
 
 
@@ -320,6 +322,8 @@ class BoardView:
     release_tags: tuple[str, ...]  # every release tag of the rows, in version order (versions.version_order)
     latest_run: str  # the largest run_date
     uncertainty: Uncertainty  # every row's intervals and rank range in its suite (the Leaderboard's)
+    leakage_interval: tuple[str, ...]  # each row's leakage interval as the pages write it (interval_texts)
+    recall_interval: tuple[str, ...]  # and its recall's
     rank_digits: int  # the digits of the largest suite's row count: of the longest rank a table writes
     # The rows whose leakage, and those whose recall, the tables write with more than two decimals
     # (by their index: how many), so that rows the ranking separates do not read the same (display).
@@ -351,10 +355,7 @@ class BoardView:
     def interval(self, field: int, index: int) -> str:
         """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage
         or its recall), as ``interval_text`` writes it."""
-        sure = self.uncertainty
-        if field == _LEAKAGE:
-            return interval_text(sure.leakage_low[index], sure.leakage_high[index])
-        return interval_text(sure.recall_low[index], sure.recall_high[index])
+        return self.leakage_interval[index] if field == _LEAKAGE else self.recall_interval[index]
 
 
 _LEAKAGE, _RECALL = FIELDS.index("leakage"), FIELDS.index("recall")
@@ -398,6 +399,8 @@ def board_view(board: "Leaderboard", thin_evidence: int, page_rows: int, chart_m
         release_tags=tuple(sorted({row.release_tag for row in rows}, key=version_order)),
         latest_run=max(row.run_date for row in rows),
         uncertainty=board.uncertainty,
+        leakage_interval=interval_texts(sure.leakage_low, sure.leakage_high),
+        recall_interval=interval_texts(sure.recall_low, sure.recall_high),
         rank_digits=len(str(max(suite.row_count for suite in board.suites))),
         decimals=table_decimals(rows, in_suites),
     )
