@@ -11,7 +11,7 @@ from ..decide.comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Id
 from ..read.leaderboard_file import read_previous
 from ..versions import version_order
 from ..formatting import percent
-from .view import Pager, pages_of
+from .board_view import Pager, pages_of
 from ..paths import CHANGES_PAGE, changes_page_path
 from ..formatting import percent_of, as_sentence
 

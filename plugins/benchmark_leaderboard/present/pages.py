@@ -16,6 +16,11 @@ from typing import Any, NamedTuple
 
 from pelican.contents import Content, Page
 
+from ..board import Leaderboard
+from ..paths import CHANGES_PAGE, changes_page_path, family_page_path, suite_page_path
+from .board_view import BoardView, after_the_first, family_pagers
+from .changes_page import ChangesPage
+
 from ..paths import url_of
 from ..paths import REPORT_PAGES, report_page_path
 
@@ -92,3 +97,25 @@ def report_page(row: Any, suite_name: str, date_of: datetime, settings: dict[str
                 "model_family": row.model_family, "suite": suite_name,
                 "release_tag": row.release_tag, "report_path": row.report_path}
     return ReportPage("", metadata, settings=settings, context=context)
+
+
+def board_places(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str,
+                 index_save_as: str, index_url: str) -> list[PagePlace]:
+    """Where the pages of the whole board are written, as ``generate_output`` writes them: the
+    index, each other suite's page, the compare page, every family's pages, the changes pages."""
+    places = [PagePlace(index_save_as, "leaderboard", site_name, index_url)]
+    places += [PagePlace(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
+               for suite in board.suites[1:]]
+    places.append(PagePlace("compare.html", "compare", "Compare rows"))
+    for suite in board.suites:
+        for number, family in enumerate(suite.families, 1):
+            places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",
+                                 f"{suite.name}, {family.name}: rows {pages.first} to {pages.last}")
+                       for pages in family_pagers(suite, number, view.page_rows)]
+    if changes is not None:
+        places.append(PagePlace(CHANGES_PAGE, "changes", changes.title))
+        for section in changes.sections:
+            places += [PagePlace(changes_page_path(section.anchor, pages.number), "changes_page",
+                                 f"{changes.title}, {section.title}: rows {pages.first} to {pages.last}")
+                       for pages in after_the_first(lambda page: changes.pages(section, page))]
+    return places

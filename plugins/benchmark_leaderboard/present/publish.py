@@ -23,7 +23,7 @@ from ..decide.uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Unce
 from ..decide.uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
 
 if TYPE_CHECKING:
-    from .view import BoardView
+    from .board_view import BoardView
 
 
 def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterator[bytes]:

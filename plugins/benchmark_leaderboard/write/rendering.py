@@ -1,0 +1,279 @@
+"""The writing map's work: each kind of task (work.py) rendered and written, in a worker or here.
+
+``write_counted`` is the function the map runs over the tasks: it finds the task's writer by its
+type (``_WRITERS``) and counts the files it linked from the previous render. Every page is its
+template rendered in full with the site's context, its page object as ``page`` and ``output_file``,
+as Pelican's writer renders a page (``_rendered``), and reaches the output folder through the one
+writer (writer.py). ``PageJob`` is what every worker shares: the decided leaderboard, the compiled
+templates and the context."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from pelican.utils import get_relative_path, path_to_url
+
+from . import work
+from ..paths import badge_path
+from ..present.badge import Badge, badge_of, badge_svg
+from ..paths import CHANGES_PAGE, PREVIOUS_COPY, changes_page_path
+from ..present.changes_page import ChangesPage
+from ..present.leaves import metric_leaves
+from ..present.model_pages import ModelIndex, ModelPage, model_details
+from ..board import Leaderboard
+from ..decide.pipeline import report_of, room_for_nesting
+from ..present.downloads import csv_lines, csv_pieces
+from ..paths import suite_csv_path
+from ..present.publish import chunk_count, chunk_script, data_script, leaderboard_json, metrics_script, uncertainty_json
+from ..paths import report_page_url
+from ..present.pages import BoardPage, ReportPage
+from ..present.board_view import BoardView, after_the_first, family_pagers, suite_rows
+from ..present.view import report_details
+from ..paths import family_page_path, panel_script_path, suite_home, suite_page_path
+from .writer import SiteWriter
+from ..paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA
+
+
+
+@dataclass(frozen=True)
+class PageJob:
+    """What every worker shares while writing pages: the leaderboard, the compiled templates and
+    the site's context."""
+
+    board: Leaderboard
+    view: BoardView
+    report_template: Any
+    index_template: Any
+    family_template: Any
+    compare_template: Any
+    columns_template: Any
+    nojs_template: Any
+    panel_template: Any
+    context: dict[str, Any]
+    relative_urls: bool
+    site: SiteWriter
+    index_save_as: str  # where the index is written (LEADERBOARD_INDEX_SAVE_AS)
+    index_url: str  # and its URL (LEADERBOARD_INDEX_URL)
+    board_pages: dict[str, BoardPage]  # the page object of each board page, by where it is written
+    report_pages: Sequence[ReportPage]  # the page object of each row's report page, in ranking order
+    badge_template: Any
+    badge_rows: Any  # for each row, the index of its suite and model's badge row (badge.badge_rows)
+    suite_rows: tuple[int, ...]  # each suite's row count
+    model_template: Any
+    models: ModelIndex  # every model and its rows
+    model_pages: Sequence[ModelPage]  # the page object of each model's page, in ``models.names`` order
+
+
+def write_counted(job: PageJob, task: Any) -> tuple[list[str], int]:
+    """``_write_part``, and how many of the files it wrote it linked from the previous render (counted
+    where the task runs: a worker's writer is its own)."""
+    before = job.site.linked
+    paths = _write_part(job, task)
+    return paths, job.site.linked - before
+
+
+def _write_part(job: PageJob, task: Any) -> list[str]:
+    """Write one part of the site: what the task (a kind of work.py) names."""
+    return _WRITERS[type(task)](job, task)
+
+
+def _write_index(job: PageJob, task: work.IndexPage) -> list[str]:
+    """The index, the first suite's page (the others are SuitePage tasks), and the style sheets."""
+    board, view = job.board, job.view
+    return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
+                    current=board.suites[0], panels=True),
+            _render(job, job.columns_template, "theme/columns.css"),
+            _render(job, job.nojs_template, "theme/nojs.css")]
+
+
+def _write_suite(job: PageJob, task: work.SuitePage) -> list[str]:
+    """A suite's page, for a reader without the script, and its panel as a script, which the
+    index's tabs load when the suite is first shown (its links are the index's)."""
+    board, view = job.board, job.view
+    suite = board.suites[task.suite]
+    return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
+                    view=view, current=suite, panels=False),
+            _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
+                    view=view, suite=suite, relative_to=job.index_save_as)]
+
+
+def _write_whole(job: PageJob, task: work.WholeFiles) -> list[str]:
+    """The files made of every row, and the compare page."""
+    board, view = job.board, job.view
+    written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+               job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
+               job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
+               *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
+                 for number in range(chunk_count(len(board.rows)))),
+               _render(job, job.compare_template, "compare.html", page_name="compare")]
+    lines = csv_lines(board.rows, board.uncertainty)
+    written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
+    for suite in board.suites:
+        indices = suite_rows(suite)
+        written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
+    return written
+
+
+def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
+    """A suite's metrics for comparing. Each row's copy is read back (a few µs each with orjson):
+    keeping every row's metric leaves from the read phase instead cost more memory at 100,000
+    reports than half the reference's allows (benchmarks/results.md)."""
+    board = job.board
+    suite = board.suites[task.suite]
+    with room_for_nesting():
+        metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in suite_rows(suite)]
+    return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
+
+
+# What writes each kind of work (work.py).
+_WRITERS: dict[type, Callable[[Any, Any], list[str]]] = {
+    work.WholeFiles: _write_whole, work.IndexPage: _write_index, work.SuitePage: _write_suite,
+    work.FamilyPages: lambda job, task: _write_family_pages(job, task.suite, task.family),
+    work.SuiteMetrics: _write_metrics, work.ModelPages: lambda job, task: _write_models(job, task.models),
+    work.ReportPages: lambda job, task: _write_reports(job, task.rows),
+}
+
+
+def _write_family_pages(job: PageJob, suite_number: int, family_number: int) -> list[str]:
+    """A family's pages: each the family's table for its slice of rows (the index shows its top)."""
+    board, view = job.board, job.view
+    suite = board.suites[suite_number]
+    family = suite.families[family_number]
+    return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
+                    leaderboard=board, view=view, suite=suite, family=family, pages=pages,
+                    shown=family.rows[pages.first - 1:pages.last])
+            for pages in family_pagers(suite, family_number + 1, view.page_rows)]
+
+
+def write_changes(job: PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
+    """changes.html, with the first page of each kind of change; the further pages of the kinds
+    longer than a page; and the previous leaderboard it compared with."""
+    written = [_render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)]
+    for section in changes.sections:
+        written += [_render(job, page_template, changes_page_path(section.anchor, pages.number), page_name="changes",
+                            changes=changes, section=section, pages=pages,
+                            shown=section.lines[pages.first - 1:pages.last])
+                    for pages in after_the_first(lambda number: changes.pages(section, number))]
+    written.append(job.site.write(PREVIOUS_COPY, changes.previous_bytes))
+    return written
+
+
+def _render(job: PageJob, template: Any, save_as: str, **variables: Any) -> str:
+    """Render ``template`` as ``_rendered`` does and write it as ``save_as``."""
+    return job.site.write(save_as, _rendered(job, template, save_as, **variables).encode("utf-8"))
+
+
+def _rendered(job: PageJob, template: Any, save_as: str, **variables: Any) -> str:
+    """``template`` rendered with the site's context for the page ``save_as``, as Pelican's writer
+    would (a SITEURL relative to the page when the site uses relative URLs)."""
+    return template.environment.concat(_rendered_pieces(job, template, save_as, **variables))
+
+
+def _rendered_pieces(job: PageJob, template: Any, save_as: str, **variables: Any) -> Iterator[str]:
+    """The text of ``_rendered``, in the pieces the template makes it in: the page's template gets
+    its page object as ``page`` (a board page's, found by where it is written) and ``output_file``,
+    as Pelican's writer gives them. Given ``relative_to``, its links are written for that page
+    instead (a suite's panel script, shown within the index)."""
+    relative_to = variables.pop("relative_to", save_as)
+    variables["output_file"] = save_as
+    if "page" not in variables:
+        variables["page"] = job.board_pages.get(save_as)
+    if job.relative_urls:
+        variables["SITEURL"] = variables["localsiteurl"] = _relative_site_url(relative_to)
+    return _in_context(job, template, variables)
+
+
+def _in_context(job: PageJob, template: Any, variables: dict[str, Any]) -> Iterator[str]:
+    """The pieces of ``template`` rendered with the site's context and ``variables`` over it, as
+    ``template.render`` would render them with the two merged (without copying the context)."""
+    context = template.new_context(job.context, shared=True)
+    context.vars.update(variables)
+    return template.root_render_func(context)
+
+
+def _relative_site_url(save_as: str) -> str:
+    """The SITEURL of the page ``save_as`` in a site of relative URLs ("../.." and the like), as
+    Pelican's writer gives it to a page."""
+    return path_to_url(get_relative_path(save_as))
+
+
+def _badge(job: PageJob, index: int) -> Badge:
+    """The badge the row at ``index`` stands for (its suite and model's, when it is their badge row)."""
+    board = job.board
+    row = board.rows[index]
+    suite_number = board.places.suite_of[index]
+    sure = board.uncertainty
+    return badge_of(badge_path(board.suites[suite_number].anchor, row.model_name), row.suite, row.model_name,
+                    row.leakage, board.places.in_suite[index], job.suite_rows[suite_number], row.release_tag,
+                    f"{sure.best[index]}–{sure.worst[index]}", source=report_page_url(row.report_path))
+
+
+def _badge_svg(job: PageJob, badge: Badge) -> bytes:
+    """A badge's SVG, from the theme's badge.svg (``badge.badge_svg``)."""
+    return badge_svg(job.badge_template, badge)
+
+
+def _write_reports(job: PageJob, indices: Sequence[int]) -> list[str]:
+    """The canonical copy and the page of each row at ``indices``, and the badge of each that is
+    its suite and model's badge row. Each page is its template rendered in full, with the site's
+    context, the page object, the row, its details and its badge."""
+    board = job.board
+    badge_rows = job.badge_rows
+    places, uncertainty = board.places, board.uncertainty
+    written: list[str] = []
+    template = job.report_template
+    changes = job.context.get("leaderboard_changes")
+    history = job.context.get("leaderboard_history")
+    with room_for_nesting():
+        for index in indices:
+            filled = board.ranked[index]
+            row = filled.row
+            payload, copy = report_of(board, index)
+            written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
+            page = job.report_pages[index]
+            suite_number = places.suite_of[index]
+            suite = board.suites[suite_number]
+            notes = changes.notes.get(row.report_path) if changes else None
+            details = report_details(filled, payload, index + 1, places.in_suite[index], places.in_family[index],
+                                     len(board.rows), suite.anchor, hashlib.sha256(copy).hexdigest(),
+                                     suite_csv=suite_csv_path(suite.anchor),
+                                     manifest_row=board.manifest.get(row.model_name),
+                                     thin_evidence=job.view.thin_evidence, on_frontier=bool(job.view.frontier[index]),
+                                     uncertainty=uncertainty, suite_number=suite_number, rows=board.rows,
+                                     in_suite=places.in_suite, leakage_intervals=job.view.leakage_interval,
+                                     recall_intervals=job.view.recall_interval, index_url=job.index_url,
+                                     changed=tuple(notes or ()),
+                                     changed_release=changes.release_tag if notes else None,
+                                     history=history.of(row) if history else None)
+            badge_index = badge_rows[index]
+            badge = _badge(job, badge_index)
+            if badge_index == index:
+                written.append(job.site.write(badge.path, _badge_svg(job, badge)))
+            written.append(_render(job, template, page.save_as, page=page, row=row, report=details, badge=badge))
+    return written
+
+
+def _write_models(job: PageJob, numbers: Sequence[int]) -> list[str]:
+    """The page of each model at ``numbers`` of the model index: its template rendered with the
+    site's context, its page object and its details (model_pages.model_details)."""
+    board, models = job.board, job.models
+    history = job.context.get("leaderboard_history")
+    anchors = [suite.anchor for suite in board.suites]
+
+    def home(number: int) -> str:
+        return suite_home(anchors[number], number == 0, job.index_url)
+
+    def badge(index: int) -> Badge:
+        return _badge(job, index)
+
+    tag_order = {tag: place for place, tag in enumerate(job.view.release_tags)}
+    written = []
+    for number in numbers:
+        name = models.names[number]
+        details = model_details(name, models.rows[name], board, job.view, board.manifest.get(name), home, history,
+                                badge, job.badge_rows, tag_order)
+        page = job.model_pages[number]
+        written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
+    return written
