@@ -1,19 +1,14 @@
-"""Pelican glue: a generator that decides the leaderboard in ``generate_context`` and writes the site
-in ``generate_output``.
+"""Pelican glue: connects the phases to Pelican's, and does nothing else.
 
-``generate_context`` reads and decides: it checks that the output may be written, reads the archive
-(``pipeline``) and publishes one immutable ``Leaderboard`` in the context, and the ``BoardView`` of
-what the pages show beyond its rows (frontier, sizes, charts); it writes nothing and leaves nothing
-running. ``generate_output`` writes every file through ``SiteWriter``: the schemas here; in worker
-processes leaderboard.json, uncertainty.json, the page's data file and its chunks for compare, the
-CSV downloads, the compare page, the index, each other suite's page and its panel as a script (for
-the index's tabs), every family's pages, each suite's metrics for comparing, and the report copies
-and pages (with the badge of each suite and model, ``badge``) and a page a model
-(``model_pages``), each page rendered with the context as it is then (other plugins may have added
-to it); the changes pages and the feed of a build given
-a previous leaderboard (``feed``); then it announces every HTML page with ``content_written`` and
-its page object (``pages``), removes what an earlier render in the same folder wrote and this one did
-not, and writes the render's marker last."""
+``generate_context`` reads and decides (``decide.pipeline``: one immutable ``Leaderboard``; the
+board's view, its places, its page objects, the changes page and feed entry of a build given a
+previous leaderboard), checks what the build may write (``write.claims``, ``write.output``) and puts
+it all in the context; it writes nothing and leaves nothing running. ``generate_output`` hands the
+writing map its tasks (``write.work``, ``write.rendering``: every page rendered with the context as
+it is then, since other plugins may have added to it), writes the changes pages, the feed and the
+schemas, finishes a render in place (``write.output``), announces every page with
+``content_written`` (``write.writer``) and writes the render's marker last. ``register`` connects
+the generator, the filters and the one-line problems of ``pelican content`` to Pelican's signals."""
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""What the templates look up: a report page's details (its ranks, how sure they are, every metric and
-metadata value, where each field came from, the model's attributes from the manifest), the index's
-extras (each row's fixtures, size, frontier mark and intervals, the suites' charts, the family
-pages, the releases the archive covers), the site's navigation, and how a fraction is written as a
-percentage.
+"""A report page's view: what report.html looks up beyond the page object, its ranks (overall, in
+its suite and family), how sure they are, its nearest neighbours, every metric and metadata value,
+where each published field came from, and the model's attributes from the manifest.
 
 Every value reaches a template as what it is: a number as a number, text as text (the archive's
 text as the archive holds it), so that any template, the theme's or an override, prints it with
-autoescaping and may filter, compare or branch on it. The few texts worked out here (a percentage,
-an interval, a size) are plain strings of digits and signs; nothing here is markup."""
+autoescaping and may filter, compare or branch on it. The few texts worked out here are plain
+strings of digits and signs (formatting.py writes them); nothing here is markup."""
 
 from __future__ import annotations
 
