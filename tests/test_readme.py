@@ -330,6 +330,19 @@ def test_livereload_watches_what_its_row_names(tmp_path):
     assert watched == said
 
 
+def test_the_map_names_every_module_of_the_plugin_under_its_phase_folder():
+    block = section("How it is built").split("```text\n", 1)[1].split("```", 1)[0]
+    plugin = block[block.index("plugins/benchmark_leaderboard/"):block.index("\nleaderboard_tools/")]
+    package = ROOT / "plugins" / "benchmark_leaderboard"
+    for folder in sorted(path for path in package.iterdir() if (path / "__init__.py").is_file()):
+        start = plugin.index(f"\n  {folder.name}/")
+        entry = plugin[start:start + 1 + re.search(r"\n  \S", plugin[start + 1:]).start()]  # up to the next entry
+        named = set(re.findall(r"[\w]+\.py\b", entry))
+        assert named == {path.name for path in folder.glob("*.py") if path.name != "__init__.py"}, folder.name
+    top = {path.name for path in package.glob("*.py") if path.name != "__init__.py"}
+    assert top <= set(re.findall(r"[\w]+\.py\b", plugin))
+
+
 def test_the_theme_s_entry_names_every_file_of_theme_static_and_counts_its_style_sheets():
     block = section("How it is built").split("```text\n", 1)[1].split("```", 1)[0]
     entry = block[block.index("\ntheme/"):]
