@@ -157,6 +157,23 @@ def test_a_checkbox_is_named_as_its_column_header_says_for_the_rows_the_script_m
             assert html_lib.unescape(name) == made
 
 
+def test_the_script_reads_each_control_and_tab_from_what_the_build_says_not_from_its_text(tmp_path):
+    """The columns' names (for "Sorted by ...") come in the page's data as columns.py declares them,
+    the same words as the headers' buttons; each suite's tab says its name and its number of rows in
+    attributes (data-name, data-rows), which the script reads instead of the tab's text."""
+    site = tmp_path / "site"
+    build(SETTINGS, str(site), release_tag="v3.1.0", progress=lambda message: None)
+    html = (site / "index.html").read_text(encoding="utf-8")
+    data = page_data(site)
+    buttons = dict(re.findall(r'<button type="button" data-sort="([^"]+)" disabled>([^<]*)</button>', html))
+    assert buttons and {column["key"]: column["label"] for column in data["columns"] if column["key"] in buttons} == {
+        key: html_lib.unescape(label) for key, label in buttons.items()}
+    tabs = re.findall(r'data-name="([^"]*)" data-rows="(\d+)"[^>]*><bdi class="tab-name">([^<]*)</bdi> <span class="count">'
+                      r'<span data-count>(\d+)</span>', html)
+    assert len(tabs) == 4 and all(name == shown and rows == count for name, rows, shown, count in tabs)
+    assert sum(int(rows) for _, rows, _, _ in tabs) == len(json.loads((site / "leaderboard.json").read_text())["rows"])
+
+
 # What a suite's chart may cost, raw and gzip-compressed, whatever its rows: its frame, a mark a
 # frontier row and its other rows' cells (tests/test_chart.py bounds it by arithmetic).
 CHART_BYTES, CHART_GZIP_BYTES = 12_000, 3_000

@@ -559,9 +559,9 @@
       return "at most " + state.bounds.max + " million parameters";
     }
 
+    // A column's name as its header says it: the columns' table (columns.py) gives it in the data.
     function sortLabel(key) {
-      var header = document.querySelector("thead button[data-sort=\"" + key + "\"]");
-      return header ? header.textContent.trim() : key;
+      return cellOf[key] === undefined ? key : columns[cellOf[key]].label;
     }
 
     // The status line: how many of the shown suite's rows match.

@@ -54,11 +54,11 @@
     var anchor = link.getAttribute("data-panel");
     var panel = document.getElementById(anchor);
     return { anchor: anchor, tab: link, panel: panel, loaded: Boolean(panel), loading: false,
-             name: link.querySelector(".tab-name").textContent, count: link.querySelector("[data-count]"),
+             name: link.getAttribute("data-name"), count: link.querySelector("[data-count]"),
              shown: -1, total: 0 };
   });
-  // Each suite's rows, as its tab counts them when served.
-  suites.forEach(function (suite) { suite.total = suite.shown = Number(suite.count.textContent) || 0; });
+  // Each suite's rows, as its tab says when served (data-rows; the count it shows changes as rows match).
+  suites.forEach(function (suite) { suite.total = suite.shown = Number(suite.tab.getAttribute("data-rows")) || 0; });
   if (!suites.length) return;
   // The archive's rows, counted by the tabs as served: a row named in the address must be one.
   var rowTotal = 0;

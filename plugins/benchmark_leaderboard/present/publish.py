@@ -267,7 +267,8 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
 
 
 def _column(column: Any) -> dict[str, Any]:
-    return {"key": column.key, "kind": column.kind, "searched": column.searched, "sortable": column.sortable}
+    return {"key": column.key, "kind": column.kind, "label": column.label, "searched": column.searched,
+            "sortable": column.sortable}
 
 
 def _script_json(data: Any) -> str:
