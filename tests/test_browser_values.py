@@ -123,7 +123,7 @@ def test_tables_write_two_decimals_and_more_where_rows_would_read_the_same(site,
     assert [by_model["OpenMed/seventh"][4], by_model["OpenMed/seventh-onnx"][4]] == ["14.2857", "14.2863"]
     assert by_model["OpenMed/ninth"][4:7] == ["11.11", "14.29", "11.11"]
     assert by_model["OpenMed/eleventh"][4:7] == ["9.09", "11.11", "14.29"]
-    # The page's script writes a row as the build does (display.rounded in leaderboard-common.js).
+    # The page's script writes a row as the build does (formatting.rounded, in leaderboard-common.js).
     values = [1 / 7, 1 / 9, 1 / 11, 0.00125, 0.00135, 0.999999, 0.142863, -0.0]
     index = pages.open("index.html", viewport={"width": 1366, "height": 768})
     assert index.page.evaluate("values => [2, 4].flatMap(d => values.map(v => leaderboardCommon.rounded(v, d)))",

@@ -178,7 +178,7 @@ def short_hash(value: str, shown: int) -> str:
 
 # The theme's filters, in every environment that renders its templates (Pelican's generators, the
 # release list): a fraction as a percentage, as every page writes it; a value isolated in text that
-# holds no markup (display.isolate).
+# holds no markup (``isolate``).
 TEMPLATE_FILTERS: dict[str, Callable[[Any], Any]] = {"percent": percent, "isolate": isolate}
 
 

@@ -127,7 +127,7 @@ def _points(rows: Sequence[Row]) -> list[tuple[str, str]]:
 
 def _label(shown: Sequence[tuple[str, str]]) -> str:
     """The sparkline's text alternative, from each report's (release tag, leakage percentage): each
-    tag isolated from the figures beside it (display.isolate), as the label holds no markup."""
+    tag isolated from the figures beside it (formatting.isolate), as the label holds no markup."""
     return (f"Leakage by release, from {shown[0][1]}% in {isolate(shown[0][0])} to {shown[-1][1]}% in "
             f"{isolate(shown[-1][0])}: " + ", ".join(f"{isolate(tag)} {leakage}%" for tag, leakage in shown))
 

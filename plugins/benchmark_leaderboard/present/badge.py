@@ -172,7 +172,7 @@ def badge_of(path: str, suite: str, model_name: str, leakage: float, rank: int, 
     label, label_length, label_box = _label(suite_shown)
     value = f"{shown}%{SEPARATOR}#{ranked} of {suite_rows}{SEPARATOR}{tag_shown}"
     # The title (what a reader's tooltip and a screen reader say) isolates each archive value from the
-    # words and figures around it (display.isolate); the drawn texts are measured as they are.
+    # words and figures around it (formatting.isolate); the drawn texts are measured as they are.
     model_words, suite_words, tag_words = isolate(model), isolate(suite_shown), isolate(tag_shown)
     title = (f"{model_words} on {suite_words}: leaks {shown}% of protected text (PHI leakage), rank {ranked} "
              f"of {suite_rows} in the suite, release {tag_words}")

@@ -127,7 +127,7 @@ class BoardView:
 
     def percent(self, field: int, index: int, fraction: float) -> str:
         """``fraction``, the value at position ``field`` of the row at ``index``, as the tables write
-        it (display.rounded, with ``places``); the report page writes it exactly (``percent``)."""
+        it (formatting.rounded, with ``places``); the report page writes it exactly (``percent``)."""
         return rounded(fraction, self.places(field, index))
 
     def interval(self, field: int, index: int) -> str:

@@ -149,7 +149,7 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
 
 def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any],
                   page_rows: int) -> ChangesPage | None:
-    """The changes page of a build whose ranked ``rows`` (``fill.Row``) are compared with the
+    """The changes page of a build whose ranked ``rows`` (``board.Row``) are compared with the
     leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``), ``page_rows`` rows of
     each kind of change a page; None without one: no page, and nothing guessed."""
     if previous_path is None:

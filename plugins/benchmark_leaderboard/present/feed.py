@@ -2,7 +2,7 @@
 written with feedgenerator (the library Pelican writes its own feeds with).
 
 An entry is a release and what it changed against the leaderboard it was compared with: its title
-counts the kinds of change in the words of ``changes.KINDS`` (``summary``, what ``invoke diff``
+counts the kinds of change in the words of ``comparison.KINDS`` (``summary``, what ``invoke diff``
 and the changes page say), and its content says the same counts in the same words and capitals;
 the first release, compared with nothing, is titled and told as the first, with its rows. Its link
 is the release's changes page, its content lists the rows that leak more, each linked to its
@@ -96,7 +96,7 @@ def entry_id(release_tag: str | None) -> str:
 def release_entry(changes: ChangesPage, latest_run: str, site_url: str, has_changes_page: bool = True,
                   first: bool = False) -> FeedEntry:
     """The entry of the release whose changes page is ``changes`` (the words and lists of
-    ``changes.changes_page``), published under ``site_url`` (its permanent address, absolute),
+    ``changes_page.changes_page``), published under ``site_url`` (its permanent address, absolute),
     its rows' latest run date ``latest_run``. Without a changes page (a kept release published
     without one) it links the release's index; ``first``: nothing came before it."""
     release = changes.release_tag or "this build"

@@ -8,7 +8,7 @@ dated by the model's latest run date), as ``pages.leaderboard_pages`` makes the 
 suite by suite (the suites in the ranking's order, each suite's rows in ranking order, so its best
 row first), with their ranks, rank ranges, intervals and whether each could be first (the figures of
 ``uncertainty.json``), which of its devices can be told apart in each suite, its history there, and
-its badge. The page's path is the badges' encoding of the model's name (``badge.model_path``), so a
+its badge. The page's path is the badges' encoding of the model's name (``paths.model_path``), so a
 model's page and its badges are found alike. Everything reaches the template as what it is: the
 published row, numbers as numbers, the intervals as the tables write them; no markup."""
 

@@ -255,7 +255,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update(fixture_count=list(view.fixture_count[span]), param_count=list(view.param_count[span]),
                       size=list(view.size[span]), frontier=list(view.frontier[span]))
         fields.update(view.uncertainty.columns(span))
-        # The decimals the tables write each percentage with (display.table_decimals).
+        # The decimals the tables write each percentage with (formatting.table_decimals).
         positions = {column.key: column.index for column in FAMILY_COLUMNS if column.kind in PERCENT_KINDS}
         fields.update({key + "_decimals": [view.places(at, index) for index in range(len(view.frontier))[span]]
                        for key, at in positions.items()})
