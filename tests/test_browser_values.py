@@ -227,6 +227,8 @@ def test_the_best_rows_follow_the_filter_and_the_size_range_and_come_back_when_c
     page.wait_for_function("() => document.getElementById('filter-status').textContent.includes('million')")
     small_onnx = [row for row in onnx if sizes[row[1]] <= 100]
     assert best_rows(page) == small_onnx and 1 < len(small_onnx) < len(onnx)
+    # Typing writes the address once the answer is painted and the page is idle.
+    page.wait_for_function("() => location.hash.includes('size=-100')")
     assert "size=-100" in page.url and "q=onnx" in page.url
     # The address keeps the view: opened again, the same best rows.
     again = pages.open(page.url.removeprefix(pages.base_url), viewport={"width": 1366, "height": 768})
