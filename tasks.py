@@ -13,11 +13,10 @@ from contextlib import contextmanager
 
 from invoke import Exit, Task, task
 
-from benchmark_leaderboard.paths import BADGES
-from benchmark_leaderboard.paths import PREVIOUS_COPY
 from benchmark_leaderboard.decide.comparison import previous_release_problem
-from benchmark_leaderboard.write.output import one_line
+from benchmark_leaderboard.paths import BADGES, PREVIOUS_COPY
 from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.write.output import one_line
 from leaderboard_tools import exits, pages_branch, preview, release, runner
 from leaderboard_tools.build_settings import build_overrides, output_refusal, pelican_settings
 from leaderboard_tools.clean import clean as clean_output

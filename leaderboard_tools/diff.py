@@ -16,12 +16,11 @@ import os
 import subprocess
 from typing import Any, Callable
 
-from benchmark_leaderboard.formatting import percent_of
 from benchmark_leaderboard.decide.comparison import (COMPARED_METRICS, IDENTITY, KINDS, METRIC_NAMES, Diff, Identity,
                                                      MetricChange, Presence, compare, summary)
-from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
+from benchmark_leaderboard.formatting import percent, percent_of
 from benchmark_leaderboard.problems import one_line
-from benchmark_leaderboard.formatting import percent
+from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"

@@ -15,9 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from benchmark_leaderboard.paths import BADGES
-from benchmark_leaderboard.paths import PREVIOUS_COPY
-from benchmark_leaderboard.paths import FEED_PATH
+from benchmark_leaderboard.paths import BADGES, FEED_PATH, PREVIOUS_COPY
 from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
 
 from . import exits

@@ -16,18 +16,17 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
-from benchmark_leaderboard.paths import PREVIOUS_COPY
-from benchmark_leaderboard.present.changes_page import changes_page
 from benchmark_leaderboard.decide.comparison import compare
-from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
-from benchmark_leaderboard.read import validate
-from benchmark_leaderboard.present.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
-from benchmark_leaderboard.present.feed import CONTENT_TEMPLATE, TAG, feed_bytes, release_entry
-from benchmark_leaderboard.paths import FEED_PATH
 from benchmark_leaderboard.decide.fill import BIDI_CONTROL
+from benchmark_leaderboard.formatting import TEMPLATE_FILTERS
+from benchmark_leaderboard.paths import FEED_PATH, PREVIOUS_COPY
+from benchmark_leaderboard.present.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
+from benchmark_leaderboard.present.changes_page import changes_page
+from benchmark_leaderboard.present.feed import CONTENT_TEMPLATE, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.read import validate
+from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
 from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
-from benchmark_leaderboard.formatting import TEMPLATE_FILTERS
 
 CHECKSUMS = "SHA256SUMS"
 UNCERTAINTY = "uncertainty.json"

@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
 from benchmark_leaderboard.write.output import MARKER, judge, kept_line, marker_bytes, one_line, read_marker
-from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 
 from .build_settings import build_overrides, settings_of
 from .exchange import Place

@@ -10,8 +10,8 @@ from typing import Any
 
 from benchmark_leaderboard.board import Leaderboard
 from benchmark_leaderboard.decide.pipeline import read_leaderboard, report_of
-from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.present.publish import leaderboard_json
+from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.settings import options
 
 

@@ -20,9 +20,9 @@ from lxml import etree
 from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
+from benchmark_leaderboard.formatting import percent
 from benchmark_leaderboard.present import badge
 from benchmark_leaderboard.versions import version_key
-from benchmark_leaderboard.formatting import percent
 from leaderboard_tools import badge_widths
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"

@@ -15,8 +15,8 @@ import pytest
 
 from conftest import HASH, ROOT, SETTINGS, report, run_invoke, write_archive
 
-from benchmark_leaderboard.present.changes_page import changes_page
 from benchmark_leaderboard.decide.comparison import compare, standings
+from benchmark_leaderboard.present.changes_page import changes_page
 from leaderboard_tools import release
 
 SITE = "https://openmed.life/docs/eval/benchmark-leaderboard"

@@ -17,12 +17,12 @@ import pytest
 
 from conftest import ROOT, SETTINGS, report, write_archive
 
-from benchmark_leaderboard.present.chart import (CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, PLOT_HEIGHT, PLOT_WIDTH, SHADES,
-                                                 axis, frontier, shade_of, shade_range, suite_chart)
-from benchmark_leaderboard.paths import report_page_url
-from benchmark_leaderboard.settings import DEFAULTS
 from benchmark_leaderboard.decide.uncertainty import wilson
 from benchmark_leaderboard.formatting import TEMPLATE_FILTERS
+from benchmark_leaderboard.paths import report_page_url
+from benchmark_leaderboard.present.chart import (CELL_HEIGHT, GRID_COLUMNS, GRID_ROWS, PLOT_HEIGHT, PLOT_WIDTH, SHADES,
+                                                 axis, frontier, shade_of, shade_range, suite_chart)
+from benchmark_leaderboard.settings import DEFAULTS
 from leaderboard_tools.build_settings import pelican_settings
 from leaderboard_tools.runner import build
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SETTINGS, run_invoke
 
-from benchmark_leaderboard.read import archive as archive_module
 from benchmark_leaderboard.present.publish import embedded
+from benchmark_leaderboard.read import archive as archive_module
 from core_support import build as build_in_process, leaderboard_bytes, report_copies, tree_digest
 
 BUNDLED = ROOT / "content" / "benchmarks"

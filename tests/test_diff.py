@@ -12,10 +12,10 @@ import pytest
 from conftest import HASH, ROOT, run_invoke
 from tasks_support import git
 
-from benchmark_leaderboard.read import validate
-from leaderboard_tools import diff
 from benchmark_leaderboard.decide.comparison import Identity, compare
+from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.versions import version_key
+from leaderboard_tools import diff
 
 OTHER_HASH = "sha256:" + "cd" * 32
 

@@ -32,9 +32,9 @@ from conftest import ROOT, SETTINGS, UPSTREAM
 from differential_support import MANIFEST, Case, all_cases
 
 from core_support import build as build_leaderboard, leaderboard_bytes, report_copies
-from benchmarks.make_archive import make_archive
-from benchmark_leaderboard.read.manifest import ManifestError
 from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.read.manifest import ManifestError
+from benchmarks.make_archive import make_archive
 from leaderboard_tools.faults import BuildError
 from leaderboard_tools.runner import build as render_site
 

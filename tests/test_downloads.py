@@ -13,9 +13,9 @@ import pytest
 
 from conftest import HASH, SETTINGS, report, write_archive
 
-from benchmark_leaderboard.present.downloads import cell
 from benchmark_leaderboard.board import FIELDS
 from benchmark_leaderboard.decide.uncertainty import FIGURES
+from benchmark_leaderboard.present.downloads import cell
 from leaderboard_tools.runner import build
 
 # The published fields in the schema's order, then how sure the row's rank is (uncertainty.json's).

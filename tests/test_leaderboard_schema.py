@@ -8,8 +8,8 @@ import json
 import pytest
 
 from core_support import build, leaderboard_bytes
-from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.read import validate
 from conftest import report
 from test_fast_validation import GOOD_ROW
 

@@ -14,9 +14,9 @@ import pytest
 from conftest import HASH, SETTINGS, report, write_archive
 from core_support import write_manifest
 
+from benchmark_leaderboard.formatting import size_text
 from benchmark_leaderboard.present.publish import unpacked
 from benchmark_leaderboard.present.view import model_attributes
-from benchmark_leaderboard.formatting import size_text
 from leaderboard_tools.runner import build
 
 FULL = {"repo_id": "OpenMed/model-a", "family": "PII", "param_count": 44000000, "license": "apache-2.0",

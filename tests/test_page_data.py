@@ -15,13 +15,12 @@ import pytest
 
 from conftest import HASH, SETTINGS, report
 
-from benchmark_leaderboard.formatting import rounded, table_decimals
+from benchmark_leaderboard.formatting import percent, rounded, table_decimals
 from benchmark_leaderboard.present.publish import embedded, unpacked
 from core_support import build as build_leaderboard
+from benchmark_leaderboard.decide.uncertainty import FIGURES
 from benchmarks.make_archive import make_archive
 from leaderboard_tools.runner import build
-from benchmark_leaderboard.decide.uncertainty import FIGURES
-from benchmark_leaderboard.formatting import percent
 
 
 PREFIX, SUFFIX = "window.leaderboardData = ", ";\n"

@@ -29,8 +29,8 @@ from tasks_support import RunningTask, git
 from test_diff import NEW, OLD, write
 
 from benchmark_leaderboard import exits
-from benchmark_leaderboard.present.columns import HASH_SHOWN
 from benchmark_leaderboard.formatting import DECIMALS, MOST_DECIMALS, rounded
+from benchmark_leaderboard.present.columns import HASH_SHOWN
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

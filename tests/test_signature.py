@@ -26,11 +26,11 @@ from cryptography.x509.oid import NameOID
 from conftest import ROOT
 from differential_support import valid_archive
 
+from benchmark_leaderboard.problems import Problem
 from benchmark_leaderboard.read import signature
 from benchmark_leaderboard.read.manifest import ManifestError, read_manifest
-from benchmark_leaderboard.problems import Problem
-from benchmark_leaderboard.settings import DEFAULT_IDENTITY, DEFAULT_KEY
 from benchmark_leaderboard.read.signature import MAX_BUNDLE_BYTES, bundle_problems, check_bundle, skip_requested
+from benchmark_leaderboard.settings import DEFAULT_IDENTITY, DEFAULT_KEY
 
 IDENTITY = "https://github.com/example/leaderboard/.github/workflows/manifest-refresh.yml@refs/heads/main"
 EMAIL = "manifest-bot@example.org"

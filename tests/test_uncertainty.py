@@ -15,15 +15,14 @@ from itertools import product
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from benchmark_leaderboard.read import validate
-from benchmark_leaderboard.read.canonical import canonical
-from benchmark_leaderboard.board import Filled
-from benchmark_leaderboard.problems import BuildRefused
-from benchmark_leaderboard.present.publish import uncertainty_json
-from benchmark_leaderboard.board import Family, Suite
+from benchmark_leaderboard.board import Family, Filled, Suite
 from benchmark_leaderboard.decide.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document,
                                                       uncertainty_of, wilson)
 from benchmark_leaderboard.formatting import percent
+from benchmark_leaderboard.present.publish import uncertainty_json
+from benchmark_leaderboard.problems import BuildRefused
+from benchmark_leaderboard.read import validate
+from benchmark_leaderboard.read.canonical import canonical
 from conftest import ROOT, report
 from core_support import build
 

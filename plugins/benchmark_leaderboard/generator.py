@@ -23,36 +23,30 @@ from pelican import signals
 from pelican.generators import Generator
 
 from . import exits, workers
+from .board import Leaderboard
+from .decide.history import archive_history
+from .decide.pipeline import read_leaderboard
+from .formatting import TEMPLATE_FILTERS, short_hash
+from .one_line import print_problems_on_one_line
+from .paths import (FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path, model_page_path,
+                    model_page_url, page_address, panel_script_path, report_page_path, report_page_url, suite_csv_path,
+                    suite_home, suite_page_path)
 from .present import included
-from .write import claims, output, work
-from .read import validate
-from .paths import badge_path
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, badge_rows
-from .paths import PREVIOUS_COPY
+from .present.board_view import BoardView, board_view, site_nav
 from .present.changes_page import build_changes
 from .present.columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
                               track as column_track)
 from .present.feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
-from .paths import FEED_PATH
-from .decide.history import archive_history
-from .paths import model_page_path, model_page_url
 from .present.model_pages import ModelIndex, model_index, model_pages
-from .board import Leaderboard
-from .decide.pipeline import read_leaderboard
-from .one_line import print_problems_on_one_line
-from .problems import BuildFailed
-from .paths import suite_csv_path
+from .present.pages import board_places, leaderboard_pages
 from .present.publish import ROW_CHUNK
+from .problems import BuildFailed
+from .read import validate
 from .settings import Options, checked, options
-from .paths import address_of, page_address, report_page_path, report_page_url
-from .present.pages import leaderboard_pages
-from .formatting import TEMPLATE_FILTERS, short_hash
-from .present.board_view import BoardView, board_view, site_nav
-from .paths import family_page_path, panel_script_path, suite_home, suite_page_path
-from .write.writer import SiteWriter
-from .paths import REPORT_COPIES
-from .present.pages import board_places
+from .write import claims, output, work
 from .write.rendering import PageJob, write_counted, write_changes
+from .write.writer import SiteWriter
 
 logger = logging.getLogger(__name__)
 
@@ -210,7 +204,7 @@ class LeaderboardGenerator(Generator):
                 feed_id=f"{self.feed.id}/feed", link=self.feed.link, feed_url=f"{site_url}/{FEED_PATH}",
                 language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
-            written.append(site.write("schemas/" + name, validate.schema_text(name).encode("utf-8")))
+            written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
         files = claims.render_files(self.output_path, written, static, self.settings)
         if self.in_place:
             kept = output.finish_in_place(self.output_path, self.earlier_files, written, files,

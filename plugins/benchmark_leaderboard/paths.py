@@ -173,7 +173,14 @@ COMPARE_DATA = "compare-data/"
 
 # The folders that hold only this plugin's files: what an earlier render wrote there and this one
 # did not is removed when rendering in place.
-OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, "schemas/", "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/",
+LEADERBOARD_JSON = "leaderboard.json"
+LEADERBOARD_CSV = "leaderboard.csv"
+COMPARE_PAGE = "compare.html"
+SCHEMAS = "schemas/"
+# The style sheets made from the columns' table, beside the theme's own static files.
+COLUMNS_CSS = "theme/columns.css"
+NOJS_CSS = "theme/nojs.css"
+OWN_FOLDERS = (REPORT_PAGES, REPORT_COPIES, SCHEMAS, "suite/", "suites/", COMPARE_DATA, ROW_CHUNKS, "changes/",
                BADGES, MODEL_PAGES)
 
 
@@ -182,5 +189,4 @@ OWN_FILES = (CHANGES_PAGE, FEED_PATH)
 
 
 # The files outside those folders that every render writes (the index aside: LEADERBOARD_INDEX_SAVE_AS).
-ROOT_FILES = ("leaderboard.json", UNCERTAINTY, DATA_SCRIPT, "leaderboard.csv", "compare.html", "theme/columns.css",
-              "theme/nojs.css")
+ROOT_FILES = (LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, LEADERBOARD_CSV, COMPARE_PAGE, COLUMNS_CSS, NOJS_CSS)

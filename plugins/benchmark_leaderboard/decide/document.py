@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board import FIELDS, Row
+from ..board import FIELDS, Row, Suite
 from .rank import SORT
-from ..board import Suite
 
 SCHEMA_VERSION = 1
 

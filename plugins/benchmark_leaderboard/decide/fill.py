@@ -11,11 +11,11 @@ import unicodedata
 from datetime import datetime
 from typing import Any, Callable
 
+from ..board import Row, FIELDS, Filled
+from ..paths import REPORT_COPIES, url_of
+from ..problems import Problem, pointer
 from ..read.archive import Candidate, is_utf8
 from ..read.manifest import Manifest
-from ..problems import Problem, pointer
-from ..board import Row, FIELDS, Filled
-from ..paths import url_of
 
 HASH = re.compile(r"sha256:[0-9a-f]{64}")
 METRIC_PATHS = {
@@ -153,7 +153,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
     if problems or len(fields) < len(FIELDS) - 2:
         return None, problems
     fields["report_path"] = file
-    fields["report_url"] = "reports/" + url_of(file)
+    fields["report_url"] = REPORT_COPIES + url_of(file)
     sources["report_path"] = sources["report_url"] = ARCHIVE
     # Values that many rows share are kept once (and so pickled once a chunk, and held once).
     for name in _SHARED_VALUES:

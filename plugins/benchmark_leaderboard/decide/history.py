@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Sequence
 
-from ..formatting import isolate
 from ..board import Row
+from ..formatting import isolate, percent
 from ..versions import version_order
-from ..formatting import percent
 
 # The sparkline's view box, and the margin that keeps its line and dots inside it.
 SPARK_WIDTH = 120

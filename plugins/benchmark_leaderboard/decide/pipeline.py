@@ -18,20 +18,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..read import validate
 from .. import workers
+from ..board import Filled, Leaderboard, Row
+from ..problems import BuildRefused, Problem
+from ..read import validate
 from ..read.archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
                             json_paths, json_value, read_file)
 from ..read.canonical import report_copy
-from .document import document_view, whole_document
-from ..board import Filled, Row
-from .fill import fill_row
 from ..read.manifest import Manifest, read_manifest
-from ..problems import BuildRefused, Problem
-from .rank import group, places, rank_key
 from ..settings import Options
+from .document import document_view, whole_document
+from .fill import fill_row
+from .rank import group, places, rank_key
 from .uncertainty import extreme_rows, uncertainty_document, uncertainty_of
-from ..board import Leaderboard
 
 
 @dataclass(frozen=True)

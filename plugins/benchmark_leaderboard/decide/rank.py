@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from ..board import Filled
-from ..board import Family, Suite, Places
+from ..board import Family, Filled, Places, Suite
 
 SORT = ("leakage:asc", "recall:desc")
 

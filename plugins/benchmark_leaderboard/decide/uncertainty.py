@@ -25,8 +25,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ..board import Filled, Row
-from ..board import Suite
+from ..board import Filled, Row, Suite
 
 # The 0.975 quantile of the standard normal distribution: a two-sided 95% interval.
 Z = 1.959963984540054

@@ -26,12 +26,10 @@ from typing import Any, NamedTuple, Sequence
 
 from markupsafe import escape
 
-from ..paths import report_page_url
 from ..decide.rank import suite_anchors
-from ..formatting import isolate
+from ..formatting import isolate, percent
+from ..paths import badge_path, report_page_url
 from ..versions import version_order
-from ..formatting import percent
-from ..paths import badge_path
 
 TEMPLATE = "badge.svg"
 

@@ -8,12 +8,11 @@ from typing import Any, Iterable, Sequence
 
 from ..decide.comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
                                  compare, standings, summary)
+from ..formatting import as_sentence, percent, percent_of
+from ..paths import CHANGES_PAGE, changes_page_path
 from ..read.leaderboard_file import read_previous
 from ..versions import version_order
-from ..formatting import percent
 from .board_view import Pager, pages_of
-from ..paths import CHANGES_PAGE, changes_page_path
-from ..formatting import percent_of, as_sentence
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,7 @@ from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 from ..board import FIELDS, Row
-from ..decide.uncertainty import FIGURES
-from ..decide.uncertainty import Uncertainty
+from ..decide.uncertainty import FIGURES, Uncertainty
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HEADER = ",".join(FIELDS + FIGURES) + "\r\n"

@@ -24,13 +24,11 @@ from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
 
-from ..paths import CHANGES_PAGE
-from .changes_page import ChangesPage
-from ..formatting import as_sentence
 from ..decide.comparison import KIND
-from ..formatting import isolate
-from ..paths import report_page_url
+from ..formatting import as_sentence, isolate
+from ..paths import CHANGES_PAGE, report_page_url
 from ..versions import version_order
+from .changes_page import ChangesPage
 
 MEDIA_TYPE = "application/atom+xml"
 CONTENT_TEMPLATE = "feed_entry.html"

@@ -20,13 +20,11 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from pelican.contents import Page
 
-from .badge import Badge
-from ..paths import url_of
 from ..decide.history import ArchiveHistory, LeakageLine
-from ..paths import report_page_url
+from ..paths import model_page_path, report_page_url, url_of
+from .badge import Badge
 from .pages import run_datetime
 from .view import Attribute, model_attributes
-from ..paths import model_page_path
 
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
 COMPARE_MIN = 2

@@ -17,12 +17,11 @@ from typing import Any, NamedTuple
 from pelican.contents import Content, Page
 
 from ..board import Leaderboard
-from ..paths import CHANGES_PAGE, changes_page_path, family_page_path, suite_page_path
+from ..paths import (CHANGES_PAGE, COMPARE_PAGE, REPORT_PAGES, changes_page_path, family_page_path, report_page_path,
+                     suite_page_path, url_of)
 from .board_view import BoardView, after_the_first, family_pagers
 from .changes_page import ChangesPage
 
-from ..paths import url_of
-from ..paths import REPORT_PAGES, report_page_path
 
 
 class ReportPage(Page):
@@ -106,7 +105,7 @@ def board_places(board: Leaderboard, view: BoardView, changes: ChangesPage | Non
     places = [PagePlace(index_save_as, "leaderboard", site_name, index_url)]
     places += [PagePlace(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
                for suite in board.suites[1:]]
-    places.append(PagePlace("compare.html", "compare", "Compare rows"))
+    places.append(PagePlace(COMPARE_PAGE, "compare", "Compare rows"))
     for suite in board.suites:
         for number, family in enumerate(suite.families, 1):
             places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",

@@ -11,16 +11,14 @@ from itertools import islice, product
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from ..read.canonical import flat_text
-from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
+from ..board import FIELDS, Row, Suite
 from ..decide.document import SCHEMA_VERSION, row_object
-from ..board import FIELDS, Row
 from ..decide.fill import METRIC_PATHS
 from ..decide.rank import SORT
-from ..board import Suite
-from ..decide.uncertainty import FIGURES
-from ..decide.uncertainty import FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE, Uncertainty
-from ..decide.uncertainty import SCHEMA_VERSION as UNCERTAINTY_VERSION
+from ..decide.uncertainty import (FIGURES, FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE,
+                                  SCHEMA_VERSION as UNCERTAINTY_VERSION, Uncertainty)
+from ..read.canonical import flat_text
+from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
 
 if TYPE_CHECKING:
     from .board_view import BoardView

@@ -13,14 +13,13 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
-from ..formatting import percent, size_text
-from ..decide.fill import FALLBACK, MANIFEST
 from ..board import FIELDS, Filled
-from .leaves import leaves_of, shown
-from ..paths import report_page_url
+from ..decide.fill import FALLBACK, MANIFEST
 from ..decide.uncertainty import Uncertainty
-from ..paths import suite_home
+from ..formatting import percent, size_text
+from ..paths import report_page_url, suite_home
 from .board_view import param_count
+from .leaves import leaves_of, shown
 
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
 PUBLISHED = ("suite", "model_family", "model_name", "device", "leakage", "recall", "f1",

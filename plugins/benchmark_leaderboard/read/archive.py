@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from .canonical import outside_strings
 from ..problems import BuildFailed, Problem, json_error_words
+from .canonical import outside_strings
 
 # An object with one of these keys is a report candidate even when its name does not say so.
 REPORT_KEYS = frozenset({"suite", "model_name", "fixture_count", "metrics"})

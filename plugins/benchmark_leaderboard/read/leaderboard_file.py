@@ -9,8 +9,8 @@ from typing import Any
 
 import fastjsonschema
 
-from . import validate
 from ..problems import BuildFailed, json_error_words, one_line
+from . import validate
 
 
 class UnusableInput(Exception):

@@ -11,8 +11,8 @@ import stat
 import sys
 from typing import Any, Mapping
 
-from . import signature
 from ..problems import BuildFailed, Problem, one_line
+from . import signature
 
 Manifest = dict[str, dict[str, Any]]
 

@@ -15,25 +15,23 @@ from typing import Any, Callable, Iterator, Sequence
 
 from pelican.utils import get_relative_path, path_to_url
 
-from . import work
-from ..paths import badge_path
-from ..present.badge import Badge, badge_of, badge_svg
-from ..paths import CHANGES_PAGE, PREVIOUS_COPY, changes_page_path
-from ..present.changes_page import ChangesPage
-from ..present.leaves import metric_leaves
-from ..present.model_pages import ModelIndex, ModelPage, model_details
 from ..board import Leaderboard
 from ..decide.pipeline import report_of, room_for_nesting
-from ..present.downloads import csv_lines, csv_pieces
-from ..paths import suite_csv_path
-from ..present.publish import chunk_count, chunk_script, data_script, leaderboard_json, metrics_script, uncertainty_json
-from ..paths import report_page_url
-from ..present.pages import BoardPage, ReportPage
+from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, LEADERBOARD_CSV,
+                     LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, UNCERTAINTY, badge_path,
+                     changes_page_path, family_page_path, panel_script_path, report_page_url, suite_csv_path,
+                     suite_home, suite_page_path)
+from ..present.badge import Badge, badge_of, badge_svg
 from ..present.board_view import BoardView, after_the_first, family_pagers, suite_rows
+from ..present.changes_page import ChangesPage
+from ..present.downloads import csv_lines, csv_pieces
+from ..present.leaves import metric_leaves
+from ..present.model_pages import ModelIndex, ModelPage, model_details
+from ..present.pages import BoardPage, ReportPage
+from ..present.publish import chunk_count, chunk_script, data_script, leaderboard_json, metrics_script, uncertainty_json
 from ..present.view import report_details
-from ..paths import family_page_path, panel_script_path, suite_home, suite_page_path
+from . import work
 from .writer import SiteWriter
-from ..paths import REPORT_COPIES, UNCERTAINTY, DATA_SCRIPT, ROW_CHUNKS, COMPARE_DATA
 
 
 
@@ -84,8 +82,8 @@ def _write_index(job: PageJob, task: work.IndexPage) -> list[str]:
     board, view = job.board, job.view
     return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
                     current=board.suites[0], panels=True),
-            _render(job, job.columns_template, "theme/columns.css"),
-            _render(job, job.nojs_template, "theme/nojs.css")]
+            _render(job, job.columns_template, COLUMNS_CSS),
+            _render(job, job.nojs_template, NOJS_CSS)]
 
 
 def _write_suite(job: PageJob, task: work.SuitePage) -> list[str]:
@@ -102,14 +100,14 @@ def _write_suite(job: PageJob, task: work.SuitePage) -> list[str]:
 def _write_whole(job: PageJob, task: work.WholeFiles) -> list[str]:
     """The files made of every row, and the compare page."""
     board, view = job.board, job.view
-    written = [job.site.write_pieces("leaderboard.json", leaderboard_json(board.rows, board.suites)),
+    written = [job.site.write_pieces(LEADERBOARD_JSON, leaderboard_json(board.rows, board.suites)),
                job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
                job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
                *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
                  for number in range(chunk_count(len(board.rows)))),
-               _render(job, job.compare_template, "compare.html", page_name="compare")]
+               _render(job, job.compare_template, COMPARE_PAGE, page_name="compare")]
     lines = csv_lines(board.rows, board.uncertainty)
-    written.append(job.site.write_pieces("leaderboard.csv", csv_pieces(lines)))
+    written.append(job.site.write_pieces(LEADERBOARD_CSV, csv_pieces(lines)))
     for suite in board.suites:
         indices = suite_rows(suite)
         written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
