@@ -28,9 +28,9 @@ from .decide.history import archive_history
 from .decide.pipeline import read_leaderboard
 from .formatting import TEMPLATE_FILTERS, short_hash
 from .one_line import print_problems_on_one_line
-from .paths import (FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path, model_page_path,
-                    model_page_url, page_address, panel_script_path, report_page_path, report_page_url, suite_csv_path,
-                    suite_home, suite_page_path)
+from .paths import (FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path,
+                    model_page_path, model_page_url, page_address, panel_script_path, report_page_path, report_page_url,
+                    suite_csv_path, suite_home, suite_page_path)
 from .present import included
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, badge_rows
 from .present.board_view import BoardView, board_view, site_nav
