@@ -19,10 +19,10 @@ import shutil
 import stat
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from benchmark_leaderboard.write.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                                one_line, read_marker)
+                                                one_line, read_marker, remove_unwritten)
 
 from .faults import BuildError, OutputBusy, reason
 from .interrupts import signals_deferred
@@ -110,6 +110,25 @@ class Place:
             inner = make_folder(self.target, INNER_STAGING_PREFIX)
             shutil.copytree(staging, inner, symlinks=True, dirs_exist_ok=True)
             move_into(inner, self.target)
+
+    def merge(self, staging: str, stale: set[str], retention: Iterable[str]) -> None:
+        """Put a render of only what changed (``staging``: the files a build made again, and its
+        marker) into the output, which holds the previous render: first the files that render wrote
+        and this one does not are removed (``stale``), then each made file replaces its old one (each
+        in one step), and the marker comes last. A build killed on the way leaves the old marker,
+        which lists every file this build touched, and files newer than it, which the next build
+        makes again; signals wait until it is done."""
+        with signals_deferred():
+            remove_unwritten(self.target, stale, retention)
+            for top, _, names in os.walk(staging):
+                folder = os.path.relpath(top, staging)
+                for name in sorted(names):
+                    if folder == os.curdir and name == MARKER:
+                        continue
+                    destination = os.path.normpath(os.path.join(self.target, folder, name))
+                    os.makedirs(os.path.dirname(destination), exist_ok=True)
+                    os.replace(os.path.join(top, name), destination)
+            os.replace(os.path.join(staging, MARKER), os.path.join(self.target, MARKER))
 
     def tidy(self, staging: str | None) -> None:
         """After the build, whatever happened: the staging folder (a partial render, or the old

@@ -25,14 +25,15 @@ from typing import Any, Callable
 
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
-from benchmark_leaderboard.write.output import MARKER, judge, kept_line, marker_bytes, one_line, read_marker
+from benchmark_leaderboard.write.output import (MARKER, judge, kept_line, marker_bytes, one_line, overwrite_problem,
+                                                read_marker)
 
 from .build_settings import build_overrides, settings_of
 from .exchange import Place
 from .faults import BuildError, OutputRefused, filename, reason
 from .interrupts import BuildInterrupted, signal_of, sigterm_raises, signals_deferred
 from .pelican_run import quiet_pelican, render_into
-from .user_files import carry
+from .user_files import carry, not_written
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,12 @@ class _Build:
                 problem = judge(self.output_dir, settings)  # the output may have changed meanwhile
                 if problem:
                     raise OutputRefused(problem)
-                self.had_render = read_marker(place.target) is not None
+                earlier = read_marker(place.target)
+                self.had_render = earlier is not None
                 previous = place.target if self.had_render else None
+                # Into an earlier render that lists its files (and not for a release, whose seal
+                # covers every file): only what changed is rendered, and moved into it.
+                only_changes = previous is not None and finish is None and "files" in earlier
                 mode = place.mode()
                 staging = place.make_staging()
                 try:
@@ -124,7 +129,8 @@ class _Build:
                     quiet_pelican()
                     try:
                         written = render_into(self.settings_file, staging,
-                                              {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous})
+                                              {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous,
+                                               "LEADERBOARD_KEEP_UNCHANGED": only_changes})
                         if not os.path.lexists(os.path.join(staging, MARKER)):
                             # The generator marks its render last; a plugin that did not is marked here.
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
@@ -137,7 +143,19 @@ class _Build:
                             # A release's seal replaces the marker the render may have linked.
                             linked -= marker_linked and not _same_file(staging, previous, MARKER)
                         files = sum(len(names) for _, _, names in os.walk(staging))
-                        if previous is not None:
+                        if only_changes:
+                            made = read_marker(staging)
+                            if made is None or "files" not in made:
+                                raise BuildError(f"the render did not mark itself; {self.shown} is unchanged")
+                            files = len(made["files"])
+                            stale = set(earlier["files"]) - set(made["files"])
+                            retention = settings.get("OUTPUT_RETENTION") or ()
+                            clashes = not_written(place.target, retention)
+                            clashes = [entry for entry in clashes
+                                       if os.path.lexists(os.path.join(staging, *entry.rstrip("/").split("/")))]
+                            if clashes:
+                                raise BuildError(overwrite_problem(clashes, self.shown))
+                        elif previous is not None:
                             kept = carry(previous, staging, settings.get("OUTPUT_RETENTION") or (), self.shown)
                             if kept:
                                 self.say(kept_line(kept))
@@ -148,7 +166,10 @@ class _Build:
                     except Exception as error:
                         # Whatever else the plugin or Pelican raised: one line, never a traceback.
                         raise BuildError(f"{type(error).__name__}: {one_line(str(error))}; {self.shown} is unchanged") from None
-                    place.swap(staging, mode)
+                    if only_changes:
+                        place.merge(staging, stale, retention)
+                    else:
+                        place.swap(staging, mode)
                 finally:
                     with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
                         place.tidy(staging)

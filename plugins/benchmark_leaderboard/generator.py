@@ -28,7 +28,7 @@ from .decide.history import archive_history
 from .decide.pipeline import read_leaderboard
 from .formatting import TEMPLATE_FILTERS, short_hash
 from .one_line import print_problems_on_one_line
-from .paths import (FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path,
+from .paths import (CHANGES_PAGE, FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path,
                     model_page_path, model_page_url, page_address, panel_script_path, report_page_path, report_page_url,
                     suite_csv_path, suite_home, suite_page_path)
 from .present import included
@@ -45,6 +45,7 @@ from .problems import BuildFailed
 from .read import validate
 from .settings import Options, checked, options
 from .write import claims, output, work
+from .write.plan import BADGE, COLUMNS, FEED_ENTRY, NOJS, PANEL, Plan, plan
 from .write.rendering import PageJob, write_counted, write_changes
 from .write.writer import SiteWriter
 
@@ -133,6 +134,9 @@ class LeaderboardGenerator(Generator):
         self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
                                      self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
+        # What the site's header links when the build has a changes page (a plain value: a template
+        # that reads only this depends on no row).
+        self.context["leaderboard_changes_page"] = CHANGES_PAGE if self.changes is not None else None
         # A build compared with a previous leaderboard writes the feed of its release (one entry);
         # a release render's pages link the feed of every release at the site's root instead.
         site_url = self.settings.get("SITEURL") or ""
@@ -156,8 +160,11 @@ class LeaderboardGenerator(Generator):
         self.models: ModelIndex = model_index(self.leaderboard.rows)
         self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
+        # Every file the leaderboard writes, what makes it and what it is made from (write/plan.py).
+        self.plan: Plan = plan(self.leaderboard, self.view, self.changes, self.feed, self.badge_rows, self.models,
+                               self.places, self.options.index_save_as, self.options.index_url)
         if self.earlier_files is not None:
-            claims.refuse_overwriting(self.output_path, self._paths_written(), self.earlier_files)
+            claims.refuse_overwriting(self.output_path, self.plan.paths(), self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
     def _write(self) -> None:
@@ -166,10 +173,19 @@ class LeaderboardGenerator(Generator):
         claims.refuse_collisions(static, self.options.index_save_as)
         board = self.leaderboard
         previous = self.output_path if self.in_place else self.options.previous_render
-        site = SiteWriter(self.output_path, previous)
         # The other generators have read the Markdown pages by now, and other plugins may have added
-        # to the context since generate_context: pages are rendered with the context as it is now.
+        # to the context since generate_context: pages are rendered with the context as it is now,
+        # and each output's digest counts what its template reads of it.
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
+        templates = {name: self.get_template(name).name for name in ("report", "leaderboard", "family_page",
+                                                                      "compare", "model", "changes", "changes_page")}
+        templates.update({name: name for name in (COLUMNS, NOJS, PANEL)})
+        templates[BADGE] = BADGE_TEMPLATE
+        templates[FEED_ENTRY] = CONTENT_TEMPLATE
+        self.plan.finish(self.env, self.context, self.settings, templates)
+        earlier = output.read_marker(previous) if previous is not None else None
+        site = SiteWriter(self.output_path, previous, self.options.keep_unchanged and not self.in_place,
+                          (earlier or {}).get("digests"), output.marker_time(previous) if earlier else None)
         places = len(self.places)
         job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
@@ -180,7 +196,7 @@ class LeaderboardGenerator(Generator):
                        self.pages[places:places + len(board.rows)],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
-                       self.pages[places + len(board.rows):])
+                       self.pages[places + len(board.rows):], self.plan.digests)
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
@@ -197,39 +213,33 @@ class LeaderboardGenerator(Generator):
         if self.changes is not None:
             written += write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
                                       self.changes)
-        if self.feed is not None:
+        if self.feed is not None and site.unchanged(FEED_PATH, self.plan.digests.get(FEED_PATH)):
+            written.append(FEED_PATH)
+        elif self.feed is not None:
             site_url = self.context["leaderboard_site_url"]
             written.append(site.write(FEED_PATH, feed_bytes(
                 [self.feed], self.env.get_template(CONTENT_TEMPLATE), site_name=self.settings.get("SITENAME", ""),
                 feed_id=f"{self.feed.id}/feed", link=self.feed.link, feed_url=f"{site_url}/{FEED_PATH}",
                 language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
-            written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
+            if site.unchanged(SCHEMAS + name, self.plan.digests.get(SCHEMAS + name)):
+                written.append(SCHEMAS + name)
+            else:
+                written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
         files = claims.render_files(self.output_path, written, static, self.settings)
         if self.in_place:
             kept = output.finish_in_place(self.output_path, self.earlier_files, written, files,
                                           self.settings.get("OUTPUT_RETENTION") or ())
             if kept:
                 print(output.kept_line(kept), file=sys.stderr)
-        written.append(site.write(output.MARKER, output.marker_bytes(self.options.release_tag, files)))
+        digests = {path: found for path, found in self.plan.digests.items() if found is not None}
+        written.append(site.replace(output.MARKER, output.marker_bytes(self.options.release_tag, files, digests)))
         written.sort()
         linked += site.linked - linked_before
         site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
                                                        linked))
-
-    def _paths_written(self) -> list[str]:
-        """The pages, copies and badges this render writes, for the check against an earlier render."""
-        paths = [place.save_as for place in self.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
-        paths += [FEED_PATH] if self.feed is not None else []
-        board = self.leaderboard
-        for index, row in enumerate(board.rows):
-            paths += (report_page_path(row.report_path), REPORT_COPIES + row.report_path)
-            if self.badge_rows[index] == index:
-                paths.append(badge_path(board.suites[board.places.suite_of[index]].anchor, row.model_name))
-        paths += [model_page_path(name) for name in self.models.names]
-        return paths
 
 
 @contextmanager

@@ -32,6 +32,10 @@ DEFAULTS: dict[str, Any] = {
     # A folder holding the previous render (the build runner sets it): a file whose bytes did not
     # change is linked from there instead of being written again.
     "LEADERBOARD_PREVIOUS_RENDER": None,
+    # With a previous render in another folder: True leaves the files that need not be made again
+    # out of this render (neither written nor linked), for a runner that moves only what this render
+    # wrote into the previous one (leaderboard_tools.runner); False links them from there.
+    "LEADERBOARD_KEEP_UNCHANGED": False,
     # The leaderboard.json of the previous release (relative to PATH; `invoke publish --previous`
     # sets it): the build compares its rows with it and writes changes.html. None: no changes page.
     "LEADERBOARD_PREVIOUS_LEADERBOARD": None,
@@ -84,6 +88,7 @@ class Options:
     manifest_key: str
     workers: int
     previous_render: str | None
+    keep_unchanged: bool
     previous_leaderboard: str | None
     site_root: str | None
     thin_evidence: int
@@ -114,6 +119,7 @@ def options(settings: dict[str, Any]) -> Options:
         manifest_key=value["LEADERBOARD_MANIFEST_KEY"],
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
+        keep_unchanged=bool(value["LEADERBOARD_KEEP_UNCHANGED"]),
         previous_leaderboard=path("LEADERBOARD_PREVIOUS_LEADERBOARD"),
         site_root=value["LEADERBOARD_SITE_ROOT"].rstrip("/") if value["LEADERBOARD_SITE_ROOT"] else None,
         thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],

@@ -47,14 +47,26 @@ LONG_NAME_SHOWN = 40
 _INNER_LEFTOVER = re.compile(rf"(?:{re.escape(INNER_STAGING_PREFIX)}|{re.escape(INNER_OLD_PREFIX)}){TOKEN}")
 
 
-def marker_bytes(release_tag: str | None, files: Iterable[str] | None = None) -> bytes:
+def marker_bytes(release_tag: str | None, files: Iterable[str] | None = None,
+                 digests: dict[str, str] | None = None) -> bytes:
     """The marker's bytes: canonical JSON, like ``leaderboard.json``, naming the release rendered
     and, when given, every file the render wrote (POSIX paths relative to the render, the marker's
-    own among them, sorted)."""
+    own among them, sorted) and the digest of what each of the leaderboard's own files was made
+    from (write/plan.py), by which the next render in place knows what it need not make again."""
     document: dict[str, Any] = {"generator": GENERATOR, "marker": MARKER_VERSION, "release_tag": release_tag}
     if files is not None:
         document["files"] = sorted(set(files) | {MARKER})
+    if digests:
+        document["digests"] = digests
     return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def marker_time(folder: str) -> int | None:
+    """When the marker of ``folder`` was last changed (its ctime, in ns), or None without one."""
+    try:
+        return os.lstat(os.path.join(folder, MARKER)).st_ctime_ns
+    except OSError:
+        return None
 
 
 # The last markers read, by where they are and their file's identity and times: a build judges its
@@ -98,12 +110,14 @@ def read_marker(folder: str) -> dict[str, Any] | None:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    if not (isinstance(document, dict) and set(document) - {"files"} == {"generator", "marker", "release_tag"}
+    if not (isinstance(document, dict) and set(document) - {"files", "digests"} == {"generator", "marker", "release_tag"}
             and document["generator"] == GENERATOR
             and type(document["marker"]) is int and document["marker"] == MARKER_VERSION
             and (document["release_tag"] is None or isinstance(document["release_tag"], str))
             and ("files" not in document or (isinstance(document["files"], list)
-                                             and all(isinstance(name, str) for name in document["files"])))):
+                                             and all(isinstance(name, str) for name in document["files"])))
+            and ("digests" not in document or (isinstance(document["digests"], dict)
+                                               and all(isinstance(value, str) for value in document["digests"].values())))):
         return None
     _read.clear()
     _read[key] = document

@@ -62,6 +62,13 @@ class PageJob:
     model_template: Any
     models: ModelIndex  # every model and its rows
     model_pages: Sequence[ModelPage]  # the page object of each model's page, in ``models.names`` order
+    digests: dict[str, str | None]  # each output's digest (plan.Plan.digests), by its path
+
+
+def _kept(job: PageJob, path: str) -> bool:
+    """Whether the output at ``path`` need not be made again: the previous render made it of the same
+    inputs and still holds it as it left it (``SiteWriter.unchanged``, which keeps it)."""
+    return job.site.unchanged(path, job.digests.get(path))
 
 
 def write_counted(job: PageJob, task: Any) -> tuple[list[str], int]:
@@ -80,10 +87,15 @@ def _write_part(job: PageJob, task: Any) -> list[str]:
 def _write_index(job: PageJob, task: work.IndexPage) -> list[str]:
     """The index, the first suite's page (the others are SuitePage tasks), and the style sheets."""
     board, view = job.board, job.view
-    return [_render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
-                    current=board.suites[0], panels=True),
-            _render(job, job.columns_template, COLUMNS_CSS),
-            _render(job, job.nojs_template, NOJS_CSS)]
+    written = [job.index_save_as, COLUMNS_CSS, NOJS_CSS]
+    if not _kept(job, job.index_save_as):
+        _render(job, job.index_template, job.index_save_as, page_name="index", leaderboard=board, view=view,
+                current=board.suites[0], panels=True)
+    if not _kept(job, COLUMNS_CSS):
+        _render(job, job.columns_template, COLUMNS_CSS)
+    if not _kept(job, NOJS_CSS):
+        _render(job, job.nojs_template, NOJS_CSS)
+    return written
 
 
 def _write_suite(job: PageJob, task: work.SuitePage) -> list[str]:
@@ -91,27 +103,38 @@ def _write_suite(job: PageJob, task: work.SuitePage) -> list[str]:
     index's tabs load when the suite is first shown (its links are the index's)."""
     board, view = job.board, job.view
     suite = board.suites[task.suite]
-    return [_render(job, job.index_template, suite_page_path(suite.anchor), page_name="index", leaderboard=board,
-                    view=view, current=suite, panels=False),
-            _render(job, job.panel_template, panel_script_path(suite.anchor), page_name="index", leaderboard=board,
-                    view=view, suite=suite, relative_to=job.index_save_as)]
+    page, panel = suite_page_path(suite.anchor), panel_script_path(suite.anchor)
+    if not _kept(job, page):
+        _render(job, job.index_template, page, page_name="index", leaderboard=board, view=view, current=suite,
+                panels=False)
+    if not _kept(job, panel):
+        _render(job, job.panel_template, panel, page_name="index", leaderboard=board, view=view, suite=suite,
+                relative_to=job.index_save_as)
+    return [page, panel]
 
 
 def _write_whole(job: PageJob, task: work.WholeFiles) -> list[str]:
     """The files made of every row, and the compare page."""
     board, view = job.board, job.view
-    written = [job.site.write_pieces(LEADERBOARD_JSON, leaderboard_json(board.rows, board.suites)),
-               job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty)),
-               job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view)),
-               *(job.site.write(f"{ROW_CHUNKS}{number}.js", chunk_script(board.rows, board.suites, view, number))
-                 for number in range(chunk_count(len(board.rows)))),
-               _render(job, job.compare_template, COMPARE_PAGE, page_name="compare")]
-    lines = csv_lines(board.rows, board.uncertainty)
-    written.append(job.site.write_pieces(LEADERBOARD_CSV, csv_pieces(lines)))
-    for suite in board.suites:
-        indices = suite_rows(suite)
-        written.append(job.site.write_pieces(suite_csv_path(suite.anchor), csv_pieces(lines, indices)))
-    return written
+    if not _kept(job, LEADERBOARD_JSON):
+        job.site.write_pieces(LEADERBOARD_JSON, leaderboard_json(board.rows, board.suites))
+    if not _kept(job, UNCERTAINTY):
+        job.site.write_pieces(UNCERTAINTY, uncertainty_json(board.rows, board.uncertainty))
+    if not _kept(job, DATA_SCRIPT):
+        job.site.write(DATA_SCRIPT, data_script(board.rows, board.suites, view))
+    chunks = [f"{ROW_CHUNKS}{number}.js" for number in range(chunk_count(len(board.rows)))]
+    for number, chunk in enumerate(chunks):
+        if not _kept(job, chunk):
+            job.site.write(chunk, chunk_script(board.rows, board.suites, view, number))
+    if not _kept(job, COMPARE_PAGE):
+        _render(job, job.compare_template, COMPARE_PAGE, page_name="compare")
+    csvs = [(LEADERBOARD_CSV, None)] + [(suite_csv_path(suite.anchor), suite) for suite in board.suites]
+    made = [(path, suite) for path, suite in csvs if not _kept(job, path)]
+    if made:
+        lines = csv_lines(board.rows, board.uncertainty)
+        for path, suite in made:
+            job.site.write_pieces(path, csv_pieces(lines, None if suite is None else suite_rows(suite)))
+    return [LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, *chunks, COMPARE_PAGE, *(path for path, _ in csvs)]
 
 
 def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
@@ -120,9 +143,12 @@ def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
     reports than half the reference's allows (benchmarks/results.md)."""
     board = job.board
     suite = board.suites[task.suite]
+    path = COMPARE_DATA + suite.anchor + ".js"
+    if _kept(job, path):
+        return [path]
     with room_for_nesting():
         metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in suite_rows(suite)]
-    return [job.site.write(COMPARE_DATA + suite.anchor + ".js", metrics_script(suite, metrics))]
+    return [job.site.write(path, metrics_script(suite, metrics))]
 
 
 # What writes each kind of work (work.py).
@@ -139,22 +165,32 @@ def _write_family_pages(job: PageJob, suite_number: int, family_number: int) -> 
     board, view = job.board, job.view
     suite = board.suites[suite_number]
     family = suite.families[family_number]
-    return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
-                    leaderboard=board, view=view, suite=suite, family=family, pages=pages,
-                    shown=family.rows[pages.first - 1:pages.last])
-            for pages in family_pagers(suite, family_number + 1, view.page_rows)]
+    written = []
+    for pages in family_pagers(suite, family_number + 1, view.page_rows):
+        path = family_page_path(suite.anchor, family_number + 1, pages.number)
+        written.append(path)
+        if not _kept(job, path):
+            _render(job, job.family_template, path, leaderboard=board, view=view, suite=suite, family=family,
+                    pages=pages, shown=family.rows[pages.first - 1:pages.last])
+    return written
 
 
 def write_changes(job: PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
     """changes.html, with the first page of each kind of change; the further pages of the kinds
     longer than a page; and the previous leaderboard it compared with."""
-    written = [_render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)]
+    written = [CHANGES_PAGE]
+    if not _kept(job, CHANGES_PAGE):
+        _render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)
     for section in changes.sections:
-        written += [_render(job, page_template, changes_page_path(section.anchor, pages.number), page_name="changes",
-                            changes=changes, section=section, pages=pages,
-                            shown=section.lines[pages.first - 1:pages.last])
-                    for pages in after_the_first(lambda number: changes.pages(section, number))]
-    written.append(job.site.write(PREVIOUS_COPY, changes.previous_bytes))
+        for pages in after_the_first(lambda number: changes.pages(section, number)):
+            path = changes_page_path(section.anchor, pages.number)
+            written.append(path)
+            if not _kept(job, path):
+                _render(job, page_template, path, page_name="changes", changes=changes, section=section, pages=pages,
+                        shown=section.lines[pages.first - 1:pages.last])
+    written.append(PREVIOUS_COPY)
+    if not _kept(job, PREVIOUS_COPY):
+        job.site.write(PREVIOUS_COPY, changes.previous_bytes)
     return written
 
 
@@ -185,10 +221,9 @@ def _rendered_pieces(job: PageJob, template: Any, save_as: str, **variables: Any
 
 def _in_context(job: PageJob, template: Any, variables: dict[str, Any]) -> Iterator[str]:
     """The pieces of ``template`` rendered with the site's context and ``variables`` over it, as
-    ``template.render`` would render them with the two merged (without copying the context)."""
-    context = template.new_context(job.context, shared=True)
-    context.vars.update(variables)
-    return template.root_render_func(context)
+    ``template.render`` renders them: with Jinja's globals and the site's JINJA_GLOBALS, and Jinja's
+    own messages for a template's errors."""
+    return template.generate({**job.context, **variables})
 
 
 def _relative_site_url(save_as: str) -> str:
@@ -228,9 +263,21 @@ def _write_reports(job: PageJob, indices: Sequence[int]) -> list[str]:
         for index in indices:
             filled = board.ranked[index]
             row = filled.row
-            payload, copy = report_of(board, index)
-            written.append(job.site.write(REPORT_COPIES + row.report_path, copy))
             page = job.report_pages[index]
+            copy_path = REPORT_COPIES + row.report_path
+            written.append(copy_path)
+            badge_index = badge_rows[index]
+            badge_file = badge_path(board.suites[places.suite_of[badge_index]].anchor, board.rows[badge_index].model_name)
+            copy_kept, page_kept = _kept(job, copy_path), _kept(job, page.save_as)
+            badge_kept = badge_index != index or _kept(job, badge_file)
+            if badge_index == index:
+                written.append(badge_file)
+            written.append(page.save_as)
+            if copy_kept and page_kept and badge_kept:
+                continue
+            payload, copy = report_of(board, index)
+            if not copy_kept:
+                job.site.write(copy_path, copy)
             suite_number = places.suite_of[index]
             suite = board.suites[suite_number]
             notes = changes.notes.get(row.report_path) if changes else None
@@ -245,11 +292,11 @@ def _write_reports(job: PageJob, indices: Sequence[int]) -> list[str]:
                                      changed=tuple(notes or ()),
                                      changed_release=changes.release_tag if notes else None,
                                      history=history.of(row) if history else None)
-            badge_index = badge_rows[index]
             badge = _badge(job, badge_index)
-            if badge_index == index:
-                written.append(job.site.write(badge.path, _badge_svg(job, badge)))
-            written.append(_render(job, template, page.save_as, page=page, row=row, report=details, badge=badge))
+            if not badge_kept:
+                job.site.write(badge.path, _badge_svg(job, badge))
+            if not page_kept:
+                _render(job, template, page.save_as, page=page, row=row, report=details, badge=badge)
     return written
 
 
@@ -270,8 +317,11 @@ def _write_models(job: PageJob, numbers: Sequence[int]) -> list[str]:
     written = []
     for number in numbers:
         name = models.names[number]
+        page = job.model_pages[number]
+        written.append(page.save_as)
+        if _kept(job, page.save_as):
+            continue
         details = model_details(name, models.rows[name], board, job.view, board.manifest.get(name), home, history,
                                 badge, job.badge_rows, tag_order)
-        page = job.model_pages[number]
-        written.append(_render(job, job.model_template, page.save_as, page=page, model=details))
+        _render(job, job.model_template, page.save_as, page=page, model=details)
     return written

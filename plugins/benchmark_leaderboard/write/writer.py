@@ -32,14 +32,53 @@ _NOT_FILES = frozenset(("", ".", ".."))
 
 
 class SiteWriter:
-    def __init__(self, output_path: str, previous: str | None = None) -> None:
+    def __init__(self, output_path: str, previous: str | None = None, keep_unchanged: bool = False,
+                 previous_digests: dict[str, str] | None = None, previous_time: int | None = None) -> None:
         self.output_path = os.path.abspath(output_path)
         self.previous = os.path.abspath(previous) if previous else None
         self.in_place = self.previous == self.output_path
+        # Rendering beside the previous render for a runner that moves what changed into it: a file
+        # made of what the previous one was made of is neither written nor linked (``unchanged``).
+        self.keep_unchanged = keep_unchanged
+        # What each of the previous render's files was made from (its marker's digests), and when that
+        # marker was last changed (its ctime, in ns): ``unchanged`` trusts only files older than it.
+        self.previous_digests = previous_digests or {}
+        self.previous_time = previous_time
         # (root, folder) -> the folder's descriptor (None: the previous render has no such folder)
         self._descriptors: dict[tuple[str, str], int | None] = {}
         # The files this writer did not create again: linked from the previous render, or left in place.
         self.linked = 0
+
+    def unchanged(self, relative: str, digest: str | None) -> bool:
+        """Whether the file ``relative`` need not be made: the previous render made it of the same
+        inputs (``digest``, its marker's) and it is still the file that render left. A file's
+        change time (ctime) is set by the system whenever its bytes, its name or its links change,
+        and no program can set it back, so a file whose ctime is older than the marker's (written
+        after every file of its render) is still as that render left it; one changed, replaced or
+        restored since is not, and is made again (so is one of the marker's own clock tick). When it
+        need not be made, it is kept: left in place, linked from the previous render, or, for a
+        runner that moves only what changed (``keep_unchanged``), left to the runner."""
+        if digest is None or self.previous is None or self.previous_digests.get(relative) != digest:
+            return False
+        folder, _, name = relative.rpartition("/")
+        old = self._descriptor(self.previous, folder, make=False)
+        if old is None:
+            return False
+        try:
+            status = os.stat(name, dir_fd=old, follow_symlinks=False)
+        except OSError:
+            return False
+        if not stat.S_ISREG(status.st_mode) or self.previous_time is None or status.st_ctime_ns >= self.previous_time:
+            return False
+        if self.in_place or self.keep_unchanged:
+            self.linked += 1
+            return True
+        try:
+            os.link(name, name, src_dir_fd=old, dst_dir_fd=self._descriptor(self.output_path, folder))
+        except OSError:  # another file system, or links not allowed: it is made again
+            return False
+        self.linked += 1
+        return True
 
     def write(self, relative: str, data: bytes) -> str:
         """Write ``data`` as ``relative`` (a POSIX path inside the output); returns ``relative``."""
@@ -49,7 +88,7 @@ class SiteWriter:
         if self.previous is not None:
             old = self._descriptor(self.previous, folder, make=False)
             if old is not None and _holds(name, old, data):
-                if self.in_place:
+                if self.in_place or self.keep_unchanged:
                     self.linked += 1
                     return relative
                 target = self._descriptor(self.output_path, folder)
@@ -62,6 +101,24 @@ class SiteWriter:
         try:
             _write(self._descriptor(self.output_path, folder), name, (data,))
         except OSError as error:  # a full disk, say: the error names the file it was writing
+            raise OSError(error.errno, error.strerror, self._shown(relative)) from None
+        return relative
+
+    def replace(self, relative: str, data: bytes) -> str:
+        """Write ``data`` as ``relative`` whatever the previous render holds there: under a name of
+        its own, then renamed over it, so that the file is new (the render's marker, whose change
+        time the next render compares every file's with: ``unchanged``)."""
+        folder, _, name = relative.rpartition("/")
+        target = self._descriptor(self.output_path, folder)
+        written = f".{name}.{os.getpid()}.new"
+        try:
+            _write(target, written, (data,))
+            os.rename(written, name, src_dir_fd=target, dst_dir_fd=target)
+        except OSError as error:
+            try:
+                os.unlink(written, dir_fd=target)
+            except OSError:
+                pass
             raise OSError(error.errno, error.strerror, self._shown(relative)) from None
         return relative
 
@@ -80,16 +137,17 @@ class SiteWriter:
             except OSError as error:
                 raise OSError(error.errno, error.strerror, self._shown(relative)) from None
             return relative
+        beside = self.in_place or self.keep_unchanged
         # In place, the new bytes go to a name of their own beside the old file, which they replace
         # unless they are its bytes; elsewhere, to the file's name, replaced by a link to the old
         # file if they are its bytes.
-        written = f".{name}.{os.getpid()}.new" if self.in_place else name
+        written = f".{name}.{os.getpid()}.new" if beside else name
         try:
             try:
                 same = _write(target, written, pieces, _Compared(name, old))
             except OSError as error:
                 raise OSError(error.errno, error.strerror, self._shown(relative)) from None
-            if self.in_place:
+            if beside:
                 if same:
                     os.unlink(written, dir_fd=target)
                     self.linked += 1
@@ -105,7 +163,7 @@ class SiteWriter:
                     os.rename(linked, name, src_dir_fd=target, dst_dir_fd=target)
                     self.linked += 1
         except BaseException:
-            if self.in_place:
+            if beside:
                 try:
                     os.unlink(written, dir_fd=target)
                 except OSError:

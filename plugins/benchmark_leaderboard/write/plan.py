@@ -1,0 +1,184 @@
+"""The registry of outputs: every file the leaderboard writes, what makes it (a template, or bytes
+made in Python) and the digest of everything its bytes depend on, worked out in
+``generate_context`` before anything is written; the collision checks, the render's marker, the
+writing map and ``content_written`` all read it.
+
+A digest is made in two steps. ``plan`` (in ``generate_context``) gives each output the digest of
+its own data: a row's key (``row_keys``: its published row and where each value came from, its
+canonical copy, where it stands and how sure that is, the texts the tables write of it, its
+manifest row, what the release changed of it) for the rows the output shows, and the board's shape
+(its suites, families and sizes, its release tags) for what every page shows; an output made from
+the whole board has the board's key, every row's key. ``Plan.finish`` (in ``generate_output``, once
+every generator has added to the context) adds what the output's template reads (its source and
+every template it extends, includes or imports, and the values of the names they look up in the
+context, ``digests.template_tree``), every setting, and the plugin's version. An output whose digest
+cannot be worked out soundly (a value with no stable encoding) has none, and is always made.
+
+A report page's data are its row's key, the keys of the rows it lists as its neighbours, of the
+rows of its history and of its badge's row; a model page's, the keys of its rows; a badge's, its
+row's key; a chunk of rows' data, the keys of its rows; a suite's metrics, the keys of its rows. The
+templates given the whole board (``leaderboard`` and ``view``: the index, the suites' pages and
+panels, the family pages, the compare page, the changes pages) and the files of every row have the
+board's key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, FEED_PATH, LEADERBOARD_CSV,
+                     LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, SCHEMAS, UNCERTAINTY,
+                     badge_path, changes_page_path, family_page_path, model_page_path, panel_script_path,
+                     report_page_path, suite_csv_path, suite_page_path)
+from ..present.board_view import after_the_first, family_pagers, suite_rows
+from ..present.publish import ROW_CHUNK, chunk_count
+from ..present.view import NEAREST_REACH, NEAREST_SHOWN
+from ..read import validate
+from .digests import context_digest, digest, plugin_version, settings_digest, stable_or_none, template_tree
+
+# What renders each kind of output: the name Pelican's ``get_template`` takes (its file is the name
+# and ``.html``), or a template's file name.
+REPORT, INDEX, FAMILY, COMPARE, MODEL, CHANGES, CHANGES_PAGES = ("report", "leaderboard", "family_page", "compare",
+                                                                  "model", "changes", "changes_page")
+COLUMNS, NOJS, PANEL, BADGE, FEED_ENTRY = "columns.css", "nojs.css", "panel.js", "badge.svg", "feed_entry.html"
+
+# The names a page's template is given by the page itself (its own digest holds them), beside the context.
+PAGE_NAMES = frozenset(("page", "row", "report", "badge", "model", "output_file", "SITEURL", "localsiteurl",
+                        "page_name", "current", "panels", "suite", "family", "pages", "shown", "changes", "section",
+                        "leaderboard", "view"))
+# The context's names that hold the whole board: a template that looks one up depends on every row.
+BOARD_NAMES = ("leaderboard", "leaderboard_view", "leaderboard_pages", "leaderboard_history", "leaderboard_changes")
+
+
+@dataclass
+class Output:
+    path: str
+    template: str | None  # what renders it (REPORT, ..., a template's file name), or None: bytes made in Python
+    data: bytes  # the digest of its own data
+
+
+@dataclass
+class Plan:
+    """Every output of the build by its path, in the order it is written, and, once ``finish`` has
+    run, each one's digest (32 hex digits, or None: always made)."""
+
+    outputs: dict[str, Output]
+    board_key: bytes
+    digests: dict[str, str | None] = field(default_factory=dict)
+
+    def paths(self) -> list[str]:
+        return list(self.outputs)
+
+    def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
+               template_files: dict[str, str]) -> None:
+        """Each output's digest: its data, its template's source and what that reads in the context,
+        every setting and the plugin's version (``template_files``: each template's file, by the name
+        the outputs give)."""
+        common = settings_digest(settings)
+        version = plugin_version()
+        covered = {name: self.board_key for name in BOARD_NAMES}
+        by_template: dict[str | None, bytes | None] = {None: b""}
+        for name, file in template_files.items():
+            tree, names = template_tree(environment, file)
+            read = context_digest(context, environment, names, covered, PAGE_NAMES)
+            by_template[name] = None if read is None else digest(tree, read)
+        self.digests = {}
+        for path, output in self.outputs.items():
+            inputs = by_template.get(output.template)
+            if common is None or inputs is None:
+                self.digests[path] = None
+            else:
+                self.digests[path] = digest(version, common, inputs, (output.template or "").encode(),
+                                            output.data).hex()
+
+
+def row_keys(board: Any, view: Any, changes: Any) -> list[bytes]:
+    """Each row's key: everything any page or file shows of the row at that index of the ranking."""
+    rows, ranked, places, sure = board.rows, board.ranked, board.places, board.uncertainty
+    notes = changes.notes if changes is not None else {}
+    release = changes.release_tag if changes is not None else None
+    manifest_keys: dict[str, bytes] = {}
+    copies, bounds, sizes = board.copies, board.copy_bounds, board.copy_sizes
+    leakage_decimals, recall_decimals = view.decimals
+    keys = []
+    for index, filled in enumerate(ranked):
+        name = rows[index].model_name
+        manifest = manifest_keys.get(name)
+        if manifest is None:
+            manifest = manifest_keys[name] = stable_or_none(board.manifest.get(name)) or b"?"
+        start = bounds[index]
+        facts = (index, filled, places.in_suite[index], places.in_family[index], places.suite_of[index],
+                 sure.values(index), view.leakage_interval[index], view.recall_interval[index], view.frontier[index],
+                 view.param_count[index], leakage_decimals.get(index), recall_decimals.get(index),
+                 notes.get(rows[index].report_path), release if rows[index].report_path in notes else None)
+        keys.append(digest(repr(facts).encode("utf-8", "surrogatepass"),
+                           memoryview(copies)[start:start + sizes[index]], manifest))
+    return keys
+
+
+def shape_key(board: Any, view: Any, changes: Any, index_save_as: str, index_url: str) -> bytes:
+    """What every page may show of the board as a whole: its size, its suites and families and their
+    sizes, its release tags and latest run, whether it has a changes page, where the index is."""
+    suites = tuple((suite.name, suite.anchor, tuple((family.name, len(family.rows)) for family in suite.families))
+                   for suite in board.suites)
+    facts = (len(board.rows), suites, view.release_tags, view.latest_run, view.rank_digits, changes is not None,
+             index_save_as, index_url)
+    return digest(repr(facts).encode("utf-8", "surrogatepass"))
+
+
+def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[int], models: Any,
+         board_places: Iterable[Any], index_save_as: str, index_url: str) -> Plan:
+    """The registry of this build's outputs (see the module's docstring), in the order they are written."""
+    keys = row_keys(board, view, changes)
+    shape = shape_key(board, view, changes, index_save_as, index_url)
+    board_key = digest(shape, *keys)
+    outputs: dict[str, Output] = {}
+
+    def add(path: str, template: str | None, *data: bytes) -> None:
+        if path in outputs:
+            raise ValueError(f"the leaderboard writes {path} twice")
+        outputs[path] = Output(path, template, digest(*data))
+
+    rows, places, sure = board.rows, board.places, board.uncertainty
+    templates = {place.save_as: place.template for place in board_places}
+    for save_as, template in templates.items():
+        add(save_as, template, board_key)
+    for suite in board.suites[1:]:
+        add(panel_script_path(suite.anchor), PANEL, board_key)
+    add(COLUMNS_CSS, COLUMNS, board_key)
+    add(NOJS_CSS, NOJS, board_key)
+    for path in (LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, LEADERBOARD_CSV):
+        add(path, None, board_key)
+    for suite in board.suites:
+        add(suite_csv_path(suite.anchor), None, board_key)
+    for number in range(chunk_count(len(rows))):
+        add(f"{ROW_CHUNKS}{number}.js", None, shape, *keys[number * ROW_CHUNK:(number + 1) * ROW_CHUNK])
+    for suite in board.suites:
+        add(COMPARE_DATA + suite.anchor + ".js", None, shape, *(keys[index] for index in suite_rows(suite)))
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for index, row in enumerate(rows):
+        groups.setdefault((row.suite, row.model_name, row.device), []).append(index)
+    copies, bounds, sizes = board.copies, board.copy_bounds, board.copy_sizes
+    for index, row in enumerate(rows):
+        start = bounds[index]
+        add(REPORT_COPIES + row.report_path, None, memoryview(copies)[start:start + sizes[index]])
+        suite_number = places.suite_of[index]
+        badge_index = badge_rows[index]
+        if badge_index == index:
+            add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, keys[index])
+        nearest = sure.nearest_alike(index, suite_number, places.in_suite[index] - 1, NEAREST_SHOWN, NEAREST_REACH)
+        history = groups[(row.suite, row.model_name, row.device)]
+        add(report_page_path(row.report_path), REPORT, shape, keys[index], keys[badge_index],
+            b"".join(keys[at] for at in nearest), b"".join(keys[at] for at in history) if len(history) > 1 else b"")
+    for name in models.names:
+        add(model_page_path(name), MODEL, shape, *(keys[index] for index in models.rows[name]))
+    if changes is not None:
+        for section in changes.sections:
+            for pages in after_the_first(lambda number: changes.pages(section, number)):
+                pass
+        add(PREVIOUS_COPY, None, changes.previous_bytes)
+    if feed is not None:
+        add(FEED_PATH, FEED_ENTRY, board_key, changes.previous_bytes if changes is not None else b"")
+    for name in validate.SCHEMA_NAMES:
+        add(SCHEMAS + name, None, validate.schema_text(name).encode("utf-8"))
+    return Plan(outputs, board_key)
