@@ -150,11 +150,13 @@ class _Build:
                             files = len(made["files"])
                             stale = set(earlier["files"]) - set(made["files"])
                             retention = settings.get("OUTPUT_RETENTION") or ()
-                            clashes = not_written(place.target, retention)
-                            clashes = [entry for entry in clashes
+                            kept = not_written(place.target, retention)
+                            clashes = [entry for entry in kept
                                        if os.path.lexists(os.path.join(staging, *entry.rstrip("/").split("/")))]
                             if clashes:
                                 raise BuildError(overwrite_problem(clashes, self.shown))
+                            if kept:
+                                self.say(kept_line(kept))
                         elif previous is not None:
                             kept = carry(previous, staging, settings.get("OUTPUT_RETENTION") or (), self.shown)
                             if kept:

@@ -8,6 +8,7 @@ A link as the output is rendered through and stays a link; the output keeps its 
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import stat
@@ -131,7 +132,13 @@ def test_a_build_replaces_an_earlier_render_and_an_empty_folder_but_nothing_else
     result = run_invoke("build", "--reports-dir", str(reports), "--release-tag", TAG, "--output-dir", str(empty))
     assert result.returncode == 0, result.stderr
     marker = json.loads((empty / MARKER).read_bytes())
-    assert marker.pop("files") == sorted(tree_digest(empty))  # every file the render wrote
+    files = marker.pop("files")
+    assert files == sorted(tree_digest(empty))  # every file the render wrote
+    # and what each of the leaderboard's own was made from: its pages and files, not Pelican's or the theme's
+    digests = marker.pop("digests")
+    assert {"index.html", "leaderboard.json", "report/a.report.html", "reports/a.report.json"} <= set(digests)
+    assert set(digests) < set(files) and not {"adding-reports.html", "sitemap.xml", MARKER} & set(digests)
+    assert all(re.fullmatch("[0-9a-f]{32}", found) for found in digests.values())
     assert marker == json.loads(marker_bytes(TAG))
     again = run_invoke("build", "--reports-dir", str(reports), "--release-tag", TAG, "--output-dir", str(empty))
     assert again.returncode == 0, again.stderr

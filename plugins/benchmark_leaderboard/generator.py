@@ -28,9 +28,8 @@ from .decide.history import archive_history
 from .decide.pipeline import read_leaderboard
 from .formatting import TEMPLATE_FILTERS, short_hash
 from .one_line import print_problems_on_one_line
-from .paths import (CHANGES_PAGE, FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of, badge_path, family_page_path,
-                    model_page_path, model_page_url, page_address, panel_script_path, report_page_path, report_page_url,
-                    suite_csv_path, suite_home, suite_page_path)
+from .paths import (CHANGES_PAGE, FEED_PATH, SCHEMAS, address_of, family_page_path, model_page_url, page_address,
+                    panel_script_path, report_page_url, suite_csv_path, suite_home, suite_page_path)
 from .present import included
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, badge_rows
 from .present.board_view import BoardView, board_view, site_nav
@@ -182,7 +181,9 @@ class LeaderboardGenerator(Generator):
         templates.update({name: name for name in (COLUMNS, NOJS, PANEL)})
         templates[BADGE] = BADGE_TEMPLATE
         templates[FEED_ENTRY] = CONTENT_TEMPLATE
-        self.plan.finish(self.env, self.context, self.settings, templates)
+        # A plugin may change a page object as it is made: then each page's digest counts its attributes.
+        changed_pages = self.pages if signals.content_object_init.receivers else None
+        self.plan.finish(self.env, self.context, self.settings, templates, changed_pages)
         earlier = output.read_marker(previous) if previous is not None else None
         site = SiteWriter(self.output_path, previous, self.options.keep_unchanged and not self.in_place,
                           (earlier or {}).get("digests"), output.marker_time(previous) if earlier else None)

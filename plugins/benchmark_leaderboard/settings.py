@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     # out of this render (neither written nor linked), for a runner that moves only what this render
     # wrote into the previous one (leaderboard_tools.runner); False links them from there.
     "LEADERBOARD_KEEP_UNCHANGED": False,
+    # True keeps what reading each report made of it between the builds of one process (the
+    # preview's): a later build parses, checks and fills again only the files whose bytes changed.
+    "LEADERBOARD_KEEP_READS": False,
     # The leaderboard.json of the previous release (relative to PATH; `invoke publish --previous`
     # sets it): the build compares its rows with it and writes changes.html. None: no changes page.
     "LEADERBOARD_PREVIOUS_LEADERBOARD": None,
@@ -89,6 +92,7 @@ class Options:
     workers: int
     previous_render: str | None
     keep_unchanged: bool
+    keep_reads: bool
     previous_leaderboard: str | None
     site_root: str | None
     thin_evidence: int
@@ -120,6 +124,7 @@ def options(settings: dict[str, Any]) -> Options:
         workers=max(1, int(workers) if workers else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1),
         previous_render=os.path.abspath(value["LEADERBOARD_PREVIOUS_RENDER"]) if value["LEADERBOARD_PREVIOUS_RENDER"] else None,
         keep_unchanged=bool(value["LEADERBOARD_KEEP_UNCHANGED"]),
+        keep_reads=bool(value["LEADERBOARD_KEEP_READS"]),
         previous_leaderboard=path("LEADERBOARD_PREVIOUS_LEADERBOARD"),
         site_root=value["LEADERBOARD_SITE_ROOT"].rstrip("/") if value["LEADERBOARD_SITE_ROOT"] else None,
         thin_evidence=value["LEADERBOARD_THIN_EVIDENCE"],

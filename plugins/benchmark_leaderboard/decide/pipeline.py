@@ -16,14 +16,15 @@ import sys
 from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .. import workers
 from ..board import Filled, Leaderboard, Row
 from ..problems import BuildRefused, Problem
 from ..read import validate
+from ..digests import digest, stable_or_none
 from ..read.archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
-                            json_paths, json_value, read_file)
+                            json_paths, json_value, parse, read_data)
 from ..read.canonical import report_copy
 from ..read.manifest import Manifest, read_manifest
 from ..settings import Options
@@ -38,6 +39,25 @@ class _ReadJob:
     root: str
     manifest: Manifest
     release_tag: str | None
+    remember: bool  # what reading each file made of it is sent back, to be kept (``_known``)
+
+
+class _Read(NamedTuple):
+    """What reading, validating and filling one file made of it."""
+
+    candidate: bool
+    problems: tuple[Problem, ...]
+    filled: Filled | None
+    copy: bytes | None
+
+
+# What reading each file made of it, by its path and a digest of its bytes, kept between the builds
+# of one process (the preview's, LEADERBOARD_KEEP_READS) while the manifest, the release tag and
+# the archive's folder stay the same (``_known_for``): a file is read every build, and only one whose
+# bytes changed is parsed, checked and filled again. A change of bytes is always seen, whatever the
+# file's size and times say.
+_known: dict[tuple[str, bytes], _Read] = {}
+_known_for: list[Any] = [None]
 
 
 @dataclass(frozen=True)
@@ -50,6 +70,7 @@ class _Checked:
     copy_sizes: array  # the length of each
     rows_valid: bool  # every row already passes the leaderboard schema's row definition
     problems: list[Problem]
+    learned: list[tuple[tuple[str, bytes], _Read]]  # what was read anew, when the job remembers
 
 
 def read_leaderboard(options: Options) -> Leaderboard:
@@ -57,8 +78,15 @@ def read_leaderboard(options: Options) -> Leaderboard:
     paths, path_problems = json_paths(root)
     manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
                                                 key=options.manifest_key)
-    job = _ReadJob(root, manifest, options.release_tag)
+    job = _ReadJob(root, manifest, options.release_tag, options.keep_reads)
+    under = (root, stable_or_none(manifest), options.release_tag)
+    if not options.keep_reads or _known_for[0] != under:
+        _known.clear()
+        _known_for[0] = under if options.keep_reads else None
     parts = workers.run(_check, workers.chunks(paths, options.workers), job, options.workers)
+    if options.keep_reads:
+        for part in parts:
+            _known.update(part.learned)
     file_problems = path_problems + [problem for part in parts for problem in part.problems]
     candidates = sum(part.candidates for part in parts)
     rows_valid = all(part.rows_valid for part in parts)
@@ -105,37 +133,55 @@ def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
 
 
 def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
-    """Read, validate and fill the files at ``paths``; each file's result depends on it alone."""
+    """Read, validate and fill the files at ``paths``; each file's result depends on it alone (on its
+    path and bytes: one already known, ``_known``, is not parsed again)."""
     filled: list[Filled] = []
     copies: list[bytes] = []
     problems: list[Problem] = []
+    learned: list[tuple[tuple[str, bytes], _Read]] = []
     candidates = 0
     with room_for_nesting():
         for path in paths:
-            payload, data, problem = read_file(job.root, path)
+            data, problem = read_data(job.root, path)
             if problem is not None:
                 problems.append(problem)
                 continue
-            if not is_candidate(path, payload):
-                continue
-            problem = candidate_problem(path, payload)
-            if problem is not None:
-                problems.append(problem)
-                continue
-            candidates += 1
-            problems += validate.problems_of(validate.REPORT_SCHEMA, payload, path)
-            try:
-                copy = report_copy(payload)
-            except UnicodeEncodeError:
-                problems.append(Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
-                copy = None
-            row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag)
-            problems += found
-            if row is not None and copy is not None:
-                filled.append(row)
-                copies.append(copy)
+            key = (path, digest(data))
+            read = _known.get(key)
+            if read is None:
+                read = _read(job, path, data)
+                if job.remember:
+                    learned.append((key, read))
+            candidates += read.candidate
+            problems += read.problems
+            if read.filled is not None:
+                filled.append(read.filled)
+                copies.append(read.copy)
     return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)),
-                    validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems)
+                    validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems, learned)
+
+
+def _read(job: _ReadJob, path: str, data: bytes) -> _Read:
+    """What one file's bytes make: whether it is a report, its problems, its filled row and copy."""
+    payload, problem = parse(data, path)
+    if problem is not None:
+        return _Read(False, (problem,), None, None)
+    if not is_candidate(path, payload):
+        return _Read(False, (), None, None)
+    problem = candidate_problem(path, payload)
+    if problem is not None:
+        return _Read(True, (problem,), None, None)
+    problems = validate.problems_of(validate.REPORT_SCHEMA, payload, path)
+    try:
+        copy = report_copy(payload)
+    except UnicodeEncodeError:
+        problems.append(Problem(path, "", "holds text that is not valid Unicode (a lone surrogate escape)"))
+        copy = None
+    row, found = fill_row(Candidate(path, payload), job.manifest, job.release_tag)
+    problems += found
+    if row is None or copy is None:
+        return _Read(True, tuple(problems), None, None)
+    return _Read(True, tuple(problems), row, copy)
 
 
 @contextmanager

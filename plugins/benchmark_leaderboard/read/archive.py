@@ -167,18 +167,16 @@ def json_value(data: bytes) -> Any:
     return json.loads(data.decode("utf-8"))
 
 
-def read_file(root: str, path: str) -> tuple[Any, bytes | None, Problem | None]:
-    """The parsed JSON of one file and its bytes, or the problem that stops it from being read."""
+def read_data(root: str, path: str) -> tuple[bytes | None, Problem | None]:
+    """One file's bytes, or the problem that stops it from being read."""
     try:
-        data = read_bytes(root, path)
+        return read_bytes(root, path), None
     except IsADirectoryError:
-        return None, None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
+        return None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
     except NotRegular as kind:
-        return None, None, Problem(path, "", f"is {kind} named like a JSON file; only regular files are read")
+        return None, Problem(path, "", f"is {kind} named like a JSON file; only regular files are read")
     except OSError as error:
-        return None, None, Problem(path, "", f"cannot be read: {error.strerror or error}")
-    payload, problem = parse(data, path)
-    return payload, data, problem
+        return None, Problem(path, "", f"cannot be read: {error.strerror or error}")
 
 
 def is_utf8(text: str) -> bool:

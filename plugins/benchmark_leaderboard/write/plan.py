@@ -26,15 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, FEED_PATH, LEADERBOARD_CSV,
-                     LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, SCHEMAS, UNCERTAINTY,
-                     badge_path, changes_page_path, family_page_path, model_page_path, panel_script_path,
-                     report_page_path, suite_csv_path, suite_page_path)
-from ..present.board_view import after_the_first, family_pagers, suite_rows
+from ..paths import (COLUMNS_CSS, COMPARE_DATA, DATA_SCRIPT, FEED_PATH, LEADERBOARD_CSV, LEADERBOARD_JSON, NOJS_CSS,
+                     PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, SCHEMAS, UNCERTAINTY, badge_path, model_page_path,
+                     panel_script_path, report_page_path, suite_csv_path)
+from ..present.board_view import suite_rows
 from ..present.publish import ROW_CHUNK, chunk_count
 from ..present.view import NEAREST_REACH, NEAREST_SHOWN
 from ..read import validate
-from .digests import context_digest, digest, plugin_version, settings_digest, stable_or_none, template_tree
+from ..digests import (context_digest, digest, plugin_version, plugins_digest, settings_digest, stable_or_none,
+                      template_tree)
 
 # What renders each kind of output: the name Pelican's ``get_template`` takes (its file is the name
 # and ``.html``), or a template's file name.
@@ -70,12 +70,14 @@ class Plan:
         return list(self.outputs)
 
     def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
-               template_files: dict[str, str]) -> None:
+               template_files: dict[str, str], pages: Iterable[Any] | None = None) -> None:
         """Each output's digest: its data, its template's source and what that reads in the context,
         every setting and the plugin's version (``template_files``: each template's file, by the name
-        the outputs give)."""
+        the outputs give); given ``pages`` (when another plugin may have changed the page objects as
+        they were made, in ``content_object_init``), each page's attributes too."""
+        states = {page.save_as: page_state(page) for page in pages} if pages is not None else {}
         common = settings_digest(settings)
-        version = plugin_version()
+        version = digest(plugin_version(), plugins_digest(settings))
         covered = {name: self.board_key for name in BOARD_NAMES}
         by_template: dict[str | None, bytes | None] = {None: b""}
         for name, file in template_files.items():
@@ -85,11 +87,24 @@ class Plan:
         self.digests = {}
         for path, output in self.outputs.items():
             inputs = by_template.get(output.template)
-            if common is None or inputs is None:
+            state = states.get(path, b"")
+            if common is None or inputs is None or state is None:
                 self.digests[path] = None
             else:
                 self.digests[path] = digest(version, common, inputs, (output.template or "").encode(),
-                                            output.data).hex()
+                                            output.data, state).hex()
+
+
+# A page object's attributes that are not its own: the site's settings and context, which the
+# digest holds otherwise.
+_NOT_STATE = frozenset(("settings", "_context"))
+
+
+def page_state(page: Any) -> bytes | None:
+    """A page object's attributes as they are (what another plugin set on it among them), or None
+    when one of them has no stable text."""
+    text = repr(sorted((name, value) for name, value in vars(page).items() if name not in _NOT_STATE))
+    return None if " at 0x" in text else digest(text.encode("utf-8", "surrogatepass"))
 
 
 def row_keys(board: Any, view: Any, changes: Any) -> list[bytes]:
@@ -131,7 +146,8 @@ def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[in
     """The registry of this build's outputs (see the module's docstring), in the order they are written."""
     keys = row_keys(board, view, changes)
     shape = shape_key(board, view, changes, index_save_as, index_url)
-    board_key = digest(shape, *keys)
+    # The board's key: every row's, and the previous leaderboard the changes pages compare with.
+    board_key = digest(shape, changes.previous_bytes if changes is not None else b"", *keys)
     outputs: dict[str, Output] = {}
 
     def add(path: str, template: str | None, *data: bytes) -> None:
@@ -173,9 +189,6 @@ def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[in
     for name in models.names:
         add(model_page_path(name), MODEL, shape, *(keys[index] for index in models.rows[name]))
     if changes is not None:
-        for section in changes.sections:
-            for pages in after_the_first(lambda number: changes.pages(section, number)):
-                pass
         add(PREVIOUS_COPY, None, changes.previous_bytes)
     if feed is not None:
         add(FEED_PATH, FEED_ENTRY, board_key, changes.previous_bytes if changes is not None else b"")

@@ -29,10 +29,18 @@ from markupsafe import Markup
 
 # A digest's size in bytes: 128 bits, written as 32 hex digits in the render's marker.
 DIGEST_SIZE = 16
-# The settings that say where and how this build writes, never what: a rebuild in place and a build
-# into a new folder of the same inputs, with one worker or several, differ in these alone.
+# The settings that say where and how a build runs, never what a page holds: a rebuild in place and a
+# build into a new folder of the same inputs, with one worker or several, by ``pelican content`` or
+# ``invoke build``, differ in these alone. With them, where the inputs are read from: what the
+# digests hold of an input is its content (every report's bytes, the manifest's rows, the previous
+# leaderboard's bytes, the templates' and plugins' source, the Markdown pages as read), so that the
+# same archive copied elsewhere renders the same site with the same marker.
 WHERE_WRITTEN = frozenset(("OUTPUT_PATH", "LEADERBOARD_PREVIOUS_RENDER", "LEADERBOARD_KEEP_UNCHANGED",
-                           "LEADERBOARD_WORKERS"))
+                           "LEADERBOARD_WORKERS", "LEADERBOARD_KEEP_READS", "DEBUG", "CACHE_PATH", "CACHE_CONTENT",
+                           "LOAD_CONTENT_CACHE", "CHECK_MODIFIED_METHOD", "CONTENT_CACHING_LAYER", "GZIP_CACHE",
+                           "DELETE_OUTPUT_DIRECTORY", "OUTPUT_RETENTION", "LOG_FILTER",
+                           "PATH", "LEADERBOARD_REPORTS_DIR", "LEADERBOARD_MANIFEST", "LEADERBOARD_PREVIOUS_LEADERBOARD",
+                           "THEME", "THEME_TEMPLATES_OVERRIDES", "PLUGIN_PATHS"))
 
 
 def digest(*parts: bytes) -> bytes:
@@ -129,9 +137,9 @@ def _encode(value: Any, out: list[bytes], depth: int) -> None:
         return
     if hasattr(value, "__dict__") and not isinstance(value, type):
         # An object of a Python class (a filter such as Pelican's DateFormatter): its class, by its
-        # name and its methods' code, and its attributes.
+        # name and its methods' code. Its attributes are made from the settings (which every digest
+        # holds) or from the process's surroundings (DateFormatter's locale), which are no input.
         out += (b"O", class_digest(kind))
-        _encode(vars(value), out, depth + 1)
         return
     raise Unstable(kind.__qualname__)
 
@@ -202,6 +210,27 @@ def plugin_version() -> bytes:
                 path = os.path.join(folder, name)
                 with open(path, "rb") as file:
                     parts += (os.path.relpath(path, root).encode(), file.read())
+    return digest(*parts)
+
+
+def plugins_digest(settings: dict[str, Any]) -> bytes:
+    """The source of every plugin the site loads (``PLUGINS``, each module's file or its package's
+    Python files): a plugin changed changes what every page may be given."""
+    parts = []
+    for plugin in settings.get("PLUGINS") or ():
+        name = plugin if isinstance(plugin, str) else getattr(plugin, "__name__", "")
+        module = sys.modules.get(name) or sys.modules.get(f"pelican.plugins.{name}")
+        parts.append(name.encode())
+        path = getattr(module, "__file__", None)
+        if not path:
+            continue
+        files = [path]
+        if os.path.basename(path) == "__init__.py":
+            files = sorted(os.path.join(folder, entry) for folder, folders, names in os.walk(os.path.dirname(path))
+                           for entry in names if entry.endswith(".py") and "__pycache__" not in folder)
+        for file in files:
+            with open(file, "rb") as handle:
+                parts += (os.path.relpath(file, os.path.dirname(path)).encode(), handle.read())
     return digest(*parts)
 
 
