@@ -170,26 +170,23 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
     port = checked_port(port)
     refuse_unusable_tag(release_tag)
     refuse_unusable_output(output_dir, reports_dir, manifest)  # before anything is watched or served
-    command = preview.rebuild_command(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True)
-
-    def rebuild() -> bool:
-        # A fresh interpreter each time, so that edits to the plugin's code count too.
-        return subprocess.run(command).returncode == 0
-
+    # In this process, keeping what the archive's files made when read, until the plugin's code changes.
+    rebuilds = preview.Rebuilds(SETTINGS, output_dir, reports_dir, manifest, release_tag, live=True,
+                                code=[os.path.join(HERE, "plugins")])
     watched = [reports_dir or os.path.join(HERE, "content", "benchmarks"), manifest or os.path.join(HERE, "models.jsonl"),
                os.path.join(HERE, "content"), os.path.join(HERE, "theme"), os.path.join(HERE, "plugins"), SETTINGS]
     changes_seen = preview.watch(watched, ignore=[output_dir])  # from now on: an edit during the first build counts
     server = None
     with stop_on_sigterm() as stopped:
         try:
-            good = rebuild()
+            good = rebuilds.run()
             server = start_preview(output_dir, bind, port, live=True)
             if not good:
                 say("the first build failed: fix the problems above; the site is rebuilt on the next change")
             say("watching " + ", ".join(shown_path(path) for path in watched))
             for changes in changes_seen:
                 say(f"changed: {describe_changes(changes)}; rebuilding")
-                if rebuild():
+                if rebuilds.run(changes):
                     server.new_build()
                     say("rebuilt; open pages reload")
                 else:

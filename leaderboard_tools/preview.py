@@ -1,11 +1,14 @@
-"""Local preview: a loopback HTTP server for the output folder, a polling watcher, and one rebuild.
+"""Local preview: a loopback HTTP server for the output folder, a polling watcher, and the rebuilds.
 
 ``invoke serve`` and ``invoke livereload`` use these. A live build adds ``theme/livereload/livereload.js``
 to the page (the ``LIVERELOAD`` setting); that script polls ``LIVE_PATH`` on the same origin and reloads
 the page when the server reports a new build. Normal and release builds never contain it.
 
-Run as ``python -m leaderboard_tools.preview --settings FILE --output-dir DIR [...]`` it renders once,
-in a fresh interpreter, so that edits to the plugin's own code take effect on every rebuild."""
+``Rebuilds`` renders after each save in the preview's own process, which keeps what reading each
+report made of it (``LEADERBOARD_KEEP_READS``): a save parses again only the files it changed, and
+the build makes again only the outputs whose inputs changed. Once the plugin's own code changes,
+each rebuild runs in a fresh interpreter instead (``python -m leaderboard_tools.preview --settings
+FILE --output-dir DIR [...]`` renders once), so that the edited code is what runs."""
 
 from __future__ import annotations
 
@@ -19,11 +22,14 @@ import re
 import secrets
 import socket
 import stat
+import subprocess
 import sys
 import threading
 import time
 import urllib.parse
 from typing import Iterator
+
+from .exits import DONE, INTERRUPTED
 
 LIVE_PATH = "/__livereload"
 # What a live build adds to the settings: the flag the base template checks, and the folder with the script.
@@ -258,6 +264,43 @@ def _changes(before, paths, ignore, interval) -> Iterator[list[str]]:
         yield changes
 
 
+class Rebuilds:
+    """The preview's builds, in this process until the plugin's code changes (see the module's
+    docstring). The builds after the server has started use one process: forking workers from a
+    process whose server threads run could copy a lock one of them holds."""
+
+    def __init__(self, settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
+                 release_tag: str | None, live: bool, code: list[str]):
+        self.settings, self.output_dir = settings, output_dir
+        self.reports_dir, self.manifest, self.release_tag = reports_dir, manifest, release_tag
+        self.live = live
+        self.code = [os.path.abspath(path) for path in code]  # folders whose Python files are the build's code
+        self.fresh = False
+        self.builds = 0
+
+    def run(self, changes: list[str] = ()) -> bool:
+        """One build; whether it replaced the site. Its problems and its summary are printed."""
+        if not self.fresh and any(path.endswith(".py") and any(_within(os.path.abspath(path), folder)
+                                                                  for folder in self.code) for path in changes):
+            self.fresh = True
+        if self.fresh:
+            command = rebuild_command(self.settings, self.output_dir, self.reports_dir, self.manifest,
+                                      self.release_tag, self.live)
+            return subprocess.run(command).returncode == 0
+        extra = {**(LIVERELOAD_SETTINGS if self.live else {}), "LEADERBOARD_KEEP_READS": True}
+        if self.builds:
+            extra["LEADERBOARD_WORKERS"] = 1
+        self.builds += 1
+        status = render_once(self.settings, self.output_dir, self.reports_dir, self.manifest, self.release_tag, extra)
+        if status > INTERRUPTED:  # Ctrl-C or SIGTERM during the build stops the preview, as it stops a fresh one
+            raise KeyboardInterrupt
+        return status == DONE
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
                     release_tag: str | None, live: bool) -> list[str]:
     """The command that renders once in a fresh interpreter (see ``main``)."""
@@ -270,12 +313,6 @@ def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, man
 
 def main(argv: list[str] | None = None) -> int:
     """Render once; exit 0 when the site was replaced, 1 when the archive was refused, 2 when the build failed."""
-    from benchmark_leaderboard.problems import BuildRefused
-    from . import exits
-    from .faults import BuildError
-    from .interrupts import BuildInterrupted
-    from .runner import build, say
-
     parser = argparse.ArgumentParser(prog="python -m leaderboard_tools.preview", description=main.__doc__)
     parser.add_argument("--settings", required=True)
     parser.add_argument("--output-dir", required=True)
@@ -284,9 +321,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--release-tag")
     parser.add_argument("--live", action="store_true", help="add the live-reload script to every page")
     options = parser.parse_args(argv)
+    return render_once(options.settings, options.output_dir, options.reports_dir, options.manifest,
+                       options.release_tag, LIVERELOAD_SETTINGS if options.live else None)
+
+
+def render_once(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
+                release_tag: str | None, extra: dict | None) -> int:
+    """Render once and print its problems or its summary; the exit status (``exits``)."""
+    from benchmark_leaderboard.problems import BuildRefused
+    from . import exits
+    from .faults import BuildError
+    from .interrupts import BuildInterrupted
+    from .runner import build, say
+
     try:
-        summary = build(options.settings, options.output_dir, reports_dir=options.reports_dir, manifest=options.manifest,
-                        release_tag=options.release_tag, extra=LIVERELOAD_SETTINGS if options.live else None)
+        summary = build(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
+                        extra=extra)
     except BuildInterrupted as interrupt:
         say(interrupt.line())
         return exits.interrupted(interrupt.signum)
