@@ -36,7 +36,14 @@ REPORT_ADDITIONS = """{% block content %}
 {% if page.mlx_mark %}<p class="t-mlx">MLX</p>{% endif %}
 {% macro shout(text) %}{{ text|upper }}!{% endmacro %}<p class="t-macro">{{ shout(row.device) }}</p>
 {% include "t_part.html" %}
+<p class="t-range">{% for i in range(3) %}{{ i }}{% endfor %}</p>
+{% set ns = namespace(count=0) %}{% for leaf in report.metrics %}{% set ns.count = ns.count + 1 %}{% endfor %}
+<p class="t-namespace">{{ ns.count }} of {{ report.metrics|length }}</p>
+<p class="t-global">{{ site_motto }}</p>
+<p class="t-lipsum">{{ lipsum is defined }}</p>
 """
+# What the site's settings give every template (Pelican's JINJA_GLOBALS), which the override prints.
+GLOBALS = {"site_motto": "Less leakage, more recall"}
 # A template of the author's own that the override includes: it sees the page's variables.
 PART = '<p class="t-include">{{ row.report_path }} {{ page.save_as }}</p>\n'
 
@@ -105,7 +112,7 @@ def plugin_folder(tmp_path: Path) -> Path:
 
 def render(output: Path, overrides: Path, plugins: Path, workers: int) -> None:
     build(SETTINGS, str(output), str(BUNDLED), str(MANIFEST), "v3.1.0",
-          extra={"THEME_TEMPLATES_OVERRIDES": [str(overrides)], "LEADERBOARD_WORKERS": workers,
+          extra={"THEME_TEMPLATES_OVERRIDES": [str(overrides)], "LEADERBOARD_WORKERS": workers, "JINJA_GLOBALS": GLOBALS,
                  "PLUGIN_PATHS": [str(ROOT / "plugins"), str(plugins)],
                  "PLUGINS": ["benchmark_leaderboard", "sitemap", "mark_mlx"]}, progress=lambda line: None)
 
@@ -148,6 +155,12 @@ def test_an_override_in_plain_jinja_gives_every_report_page_its_own_values(rende
         assert texts(page, "t-macro") == [row["device"].upper() + "!"]
         assert texts(page, "t-include") == [f"{row['report_path']} {save_as}"]
         assert re.findall(r'<meta name="t-output" content="([^"]*)">', page) == [save_as]
+        # Jinja's globals (range, namespace, lipsum) and the site's JINJA_GLOBALS, as on any page Pelican renders.
+        assert texts(page, "t-range") == ["012"]
+        [counted] = texts(page, "t-namespace")
+        assert re.fullmatch(r"([1-9][0-9]*) of \1", counted), counted
+        assert texts(page, "t-global") == [GLOBALS["site_motto"]]
+        assert texts(page, "t-lipsum") == ["True"]
         many += copy["fixture_count"] > 10
         coreml += row["device"] == "coreml"
     # Both sides of each branch occur in the bundled archive, so each assertion above can fail.

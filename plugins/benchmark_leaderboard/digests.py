@@ -244,11 +244,15 @@ def settings_digest(settings: dict[str, Any]) -> bytes | None:
         return None
 
 
-def template_tree(environment: Environment, name: str) -> tuple[bytes, frozenset[str] | None]:
+def template_tree(environment: Environment, name: str,
+                  parsed: dict[str, tuple[str, frozenset[str], tuple[str | None, ...]]] | None = None
+                  ) -> tuple[bytes, frozenset[str] | None]:
     """The digest of template ``name``'s source with every template it extends, includes or
     imports, and the names they look up in the context (None when a template is named by a
     variable, so that which one is rendered cannot be known from the source: then the digest
-    covers every template the environment can load, and every name)."""
+    covers every template the environment can load, and every name). ``parsed`` keeps each
+    template's source, names and references for the next call of the same build."""
+    parsed = {} if parsed is None else parsed
     sources: dict[str, str] = {}
     names: set[str] | None = set()
     waiting = [name]
@@ -256,23 +260,27 @@ def template_tree(environment: Environment, name: str) -> tuple[bytes, frozenset
         current = waiting.pop()
         if current in sources:
             continue
-        source = environment.loader.get_source(environment, current)[0]
+        if current not in parsed:
+            source = environment.loader.get_source(environment, current)[0]
+            tree = environment.parse(source)
+            parsed[current] = (source, frozenset(meta.find_undeclared_variables(tree)),
+                               tuple(meta.find_referenced_templates(tree)))
+        source, read, referenced = parsed[current]
         sources[current] = source
-        tree = environment.parse(source)
         if names is not None:
-            names |= meta.find_undeclared_variables(tree)
-        for referenced in meta.find_referenced_templates(tree):
-            if referenced is None:
+            names |= read
+        for other in referenced:
+            if other is None:
                 names = None
-                waiting += [other for other in environment.list_templates() if other not in sources]
+                waiting += [entry for entry in environment.list_templates() if entry not in sources]
             else:
-                waiting.append(referenced)
+                waiting.append(other)
     found = digest(*(part for key in sorted(sources) for part in (key.encode(), sources[key].encode("utf-8"))))
     return found, (frozenset(names) if names is not None else None)
 
 
 def context_digest(context: dict[str, Any], environment: Environment, names: Iterable[str] | None,
-                   covered: dict[str, bytes], skipped: frozenset[str]) -> bytes | None:
+                   covered: dict[str, bytes], skipped: frozenset[str], callables: bytes | None = None) -> bytes | None:
     """The digest of the values a template looks up (``names``; every one of the context's when
     None): a name in ``covered`` by the digest given for it there (the board's objects), a name in
     ``skipped`` not at all (what each page is given itself, which its own digest holds), any other by
@@ -291,8 +299,12 @@ def context_digest(context: dict[str, Any], environment: Environment, names: Ite
                 parts.append(name.encode() + b"~" + stable(environment.globals[name]))
             else:
                 parts.append(name.encode() + b"?")
-        parts.append(stable(dict(environment.filters)))
-        parts.append(stable(dict(environment.tests)))
+        parts.append(callables if callables is not None else filters_digest(environment))
     except (Unstable, RecursionError):
         return None
     return digest(*parts)
+
+
+def filters_digest(environment: Environment) -> bytes:
+    """The filters and tests every template of ``environment`` may call; raises ``Unstable``."""
+    return digest(stable(dict(environment.filters)), stable(dict(environment.tests)))

@@ -33,8 +33,8 @@ from ..present.board_view import suite_rows
 from ..present.publish import ROW_CHUNK, chunk_count
 from ..present.view import NEAREST_REACH, NEAREST_SHOWN
 from ..read import validate
-from ..digests import (context_digest, digest, plugin_version, plugins_digest, settings_digest, stable_or_none,
-                      template_tree)
+from ..digests import (Unstable, context_digest, digest, filters_digest, plugin_version, plugins_digest,
+                       settings_digest, stable_or_none, template_tree)
 
 # What renders each kind of output: the name Pelican's ``get_template`` takes (its file is the name
 # and ``.html``), or a template's file name.
@@ -80,9 +80,15 @@ class Plan:
         version = digest(plugin_version(), plugins_digest(settings))
         covered = {name: self.board_key for name in BOARD_NAMES}
         by_template: dict[str | None, bytes | None] = {None: b""}
+        try:
+            callables = filters_digest(environment)
+        except (Unstable, RecursionError):
+            callables = None
+        parsed: dict[str, Any] = {}
         for name, file in template_files.items():
-            tree, names = template_tree(environment, file)
-            read = context_digest(context, environment, names, covered, PAGE_NAMES)
+            tree, names = template_tree(environment, file, parsed)
+            read = None if callables is None else context_digest(context, environment, names, covered, PAGE_NAMES,
+                                                                 callables)
             by_template[name] = None if read is None else digest(tree, read)
         self.digests = {}
         for path, output in self.outputs.items():
