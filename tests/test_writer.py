@@ -27,7 +27,7 @@ def test_unchanged_files_are_linked_from_the_previous_render_and_changed_ones_wr
     write_both(first, "shorter.json", PIECES)
     first.close()
 
-    site = SiteWriter(str(new), str(old))
+    site = SiteWriter(str(new), previous=str(old))
     write_both(site, "a/b/same.json", PIECES)
     write_both(site, "a/b/changed.json", [b'{"rows": [', b"1, 3", b"]}\n"])
     write_both(site, "shorter.json", PIECES[:2])
@@ -57,7 +57,7 @@ def test_in_place_an_unchanged_file_is_left_alone_a_changed_one_replaced_and_a_l
     os.symlink(outside, site_path / "linked.bin")
     inode = (site_path / "same.json").stat().st_ino
 
-    site = SiteWriter(str(site_path), str(site_path))
+    site = SiteWriter(str(site_path), previous=str(site_path))
     write_both(site, "same.json", PIECES)
     write_both(site, "changed.json", [b"new\n"])
     write_both(site, "linked.json", PIECES)

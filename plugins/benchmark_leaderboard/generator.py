@@ -15,6 +15,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from functools import partial
 import logging
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -83,7 +84,7 @@ class LeaderboardGenerator(Generator):
 
     def generate_output(self, writer) -> None:
         with _unusable_on_os_error():
-            self._write()
+            self._write(writer)
 
     def _decide(self) -> None:
         self.options: Options = checked(options(self.settings))
@@ -166,7 +167,7 @@ class LeaderboardGenerator(Generator):
             claims.refuse_overwriting(self.output_path, self.plan.paths(), self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
 
-    def _write(self) -> None:
+    def _write(self, writer: Any) -> None:
         # The static generator decided what it copies after generate_context: nor may any of that.
         static = list(claims.static_paths(self.context, self.settings, self.theme))
         claims.refuse_collisions(static, self.options.index_save_as)
@@ -185,8 +186,10 @@ class LeaderboardGenerator(Generator):
         changed_pages = self.pages if signals.content_object_init.receivers else None
         self.plan.finish(self.env, self.context, self.settings, templates, changed_pages)
         earlier = output.read_marker(previous) if previous is not None else None
-        site = SiteWriter(self.output_path, previous, self.options.keep_unchanged and not self.in_place,
-                          (earlier or {}).get("digests"), output.marker_time(previous) if earlier else None)
+        # Pelican's writer, which the plugin supplies (get_writer); another plugin's first gets one of ours.
+        site = writer if isinstance(writer, SiteWriter) else SiteWriter(self.output_path, self.settings)
+        site.prepare(previous, self.options.keep_unchanged and not self.in_place, (earlier or {}).get("digests"),
+                     output.marker_time(previous) if earlier else None)
         places = len(self.places)
         job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
@@ -208,12 +211,23 @@ class LeaderboardGenerator(Generator):
         tasks += [work.SuiteMetrics(s) for s in range(len(board.suites))]
         tasks += [work.ReportPages(rows) for rows in workers.chunks(range(len(board.rows)), self.options.workers)]
         tasks += [work.ModelPages(numbers) for numbers in workers.chunks(range(len(self.models)), self.options.workers)]
-        parts = workers.run(write_counted, tasks, job, self.options.workers)
-        written = [path for paths, _ in parts for path in paths]
-        linked, linked_before = sum(count for _, count in parts), site.linked
+        pages = {page.save_as: page for page in self.pages}
+
+        def arrived(part: tuple[list[str], int, int]) -> None:
+            # Each task's files as it ends: a worker's are noted in this process's writer, and its
+            # pages announced with content_written, in the order of the tasks.
+            paths, _, process = part
+            if process != os.getpid():
+                site.claim(paths)
+            site.announce([pages[path] for path in paths if path in pages], self.context)
+
+        parts = workers.run(write_counted, tasks, job, self.options.workers, arrived)
+        written = [path for paths, _, _ in parts for path in paths]
+        linked, linked_before = sum(count for _, count, _ in parts), site.linked
         if self.changes is not None:
-            written += write_changes(job, self.get_template("changes"), self.get_template("changes_page"),
-                                      self.changes)
+            changed = write_changes(job, self.get_template("changes"), self.get_template("changes_page"), self.changes)
+            site.announce([pages[path] for path in changed if path in pages], self.context)
+            written += changed
         if self.feed is not None and site.unchanged(FEED_PATH, self.plan.digests.get(FEED_PATH)):
             written.append(FEED_PATH)
         elif self.feed is not None:
@@ -237,7 +251,6 @@ class LeaderboardGenerator(Generator):
         written.append(site.replace(output.MARKER, output.marker_bytes(self.options.release_tag, files, digests)))
         written.sort()
         linked += site.linked - linked_before
-        site.announce(self.pages, self.context)
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
                                                        linked))
@@ -258,6 +271,10 @@ def get_generators(pelican_object):
     return LeaderboardGenerator
 
 
+def get_writer(pelican_object):
+    return SiteWriter
+
+
 def _add_filters(generator: Generator) -> None:
     """Every generator's Jinja environment, as Pelican hands it over, gets the theme's filters."""
     generator.env.filters.update(TEMPLATE_FILTERS)
@@ -267,4 +284,5 @@ def register() -> None:
     signals.initialized.connect(print_problems_on_one_line)
     signals.generator_init.connect(_add_filters)
     signals.get_generators.connect(get_generators)
+    signals.get_writer.connect(get_writer)
     signals.content_written.connect(claims.note_written)

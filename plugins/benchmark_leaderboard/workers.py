@@ -37,8 +37,10 @@ def chunks(items: Sequence[T], workers: int) -> list[Sequence[T]]:
     return slices
 
 
-def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int) -> list[R]:
-    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes.
+def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, workers: int,
+        each: Callable[[R], None] | None = None) -> list[R]:
+    """``[function(shared, task) for task in tasks]``, computed by up to ``workers`` processes;
+    ``each``, when given, is called here with each result as it arrives, in the tasks' order.
 
     Objects that exist when the map starts stay out of the cyclic collector in this process and in
     the workers (a collection would write to every object's header and so copy every page the
@@ -51,12 +53,21 @@ def run(function: Callable[[Any, T], R], tasks: Sequence[T], shared: Any, worker
     gc.enable()
     try:
         if workers <= 1 or len(tasks) <= 1 or not hasattr(os, "fork"):
-            return [function(shared, task) for task in tasks]
+            results = []
+            for task in tasks:
+                results.append(function(shared, task))
+                if each is not None:
+                    each(results[-1])
+            return results
         _shared = shared
         pool = multiprocessing.get_context("fork").Pool(min(workers, len(tasks)), initializer=_started,
                                                         initargs=(os.getpid(),))
         try:
-            results = pool.map(_call, [(function, task) for task in tasks], chunksize=1)
+            results = []
+            for result in pool.imap(_call, [(function, task) for task in tasks], chunksize=1):
+                results.append(result)
+                if each is not None:
+                    each(result)
             pool.close()  # done: the workers are told to stop, and exit by themselves
         except BaseException:
             pool.terminate()  # failed or interrupted: the workers are ended where they are

@@ -10,6 +10,7 @@ templates and the context."""
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -71,12 +72,12 @@ def _kept(job: PageJob, path: str) -> bool:
     return job.site.unchanged(path, job.digests.get(path))
 
 
-def write_counted(job: PageJob, task: Any) -> tuple[list[str], int]:
-    """``_write_part``, and how many of the files it wrote it linked from the previous render (counted
-    where the task runs: a worker's writer is its own)."""
+def write_counted(job: PageJob, task: Any) -> tuple[list[str], int, int]:
+    """``_write_part``, how many of the files it wrote it kept from the previous render (counted
+    where the task runs: a worker's writer is its own), and the process it ran in."""
     before = job.site.linked
     paths = _write_part(job, task)
-    return paths, job.site.linked - before
+    return paths, job.site.linked - before, os.getpid()
 
 
 def _write_part(job: PageJob, task: Any) -> list[str]:

@@ -1,4 +1,10 @@
-"""Write: the one place where the plugin's files reach the output folder.
+"""Write: the one place where the plugin's files reach the output folder, Pelican's writer.
+
+``SiteWriter`` is the ``pelican.writers.Writer`` of every build the plugin runs in (Pelican's
+``get_writer`` signal supplies it): Pelican's own pages go through its ``write_file`` as ever, and
+the leaderboard's files through ``write``, ``write_pieces`` and ``replace``; either way a path is
+written once a build (``FileOverwriteFailedError`` on a second time, as Pelican's writer refuses),
+and a link where a file goes is replaced, never written through.
 
 Every path is joined with Pelican's ``sanitised_join`` (nothing lands outside the output). A file
 whose bytes equal the previous render's is not created again: it is linked from there (or, when the
@@ -19,6 +25,7 @@ from typing import Any, Iterable
 
 from pelican import signals
 from pelican.utils import sanitised_join
+from pelican.writers import FileOverwriteFailedError, Writer
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -31,10 +38,18 @@ _MAX_FOLDERS = 256
 _NOT_FILES = frozenset(("", ".", ".."))
 
 
-class SiteWriter:
-    def __init__(self, output_path: str, previous: str | None = None, keep_unchanged: bool = False,
-                 previous_digests: dict[str, str] | None = None, previous_time: int | None = None) -> None:
-        self.output_path = os.path.abspath(output_path)
+class SiteWriter(Writer):
+    def __init__(self, output_path: str, settings: dict[str, Any] | None = None, previous: str | None = None,
+                 keep_unchanged: bool = False, previous_digests: dict[str, str] | None = None,
+                 previous_time: int | None = None) -> None:
+        super().__init__(os.path.abspath(output_path), settings)
+        self._descriptors: dict[tuple[str, str], int | None] = {}
+        self.prepare(previous, keep_unchanged, previous_digests, previous_time)
+
+    def prepare(self, previous: str | None = None, keep_unchanged: bool = False,
+                previous_digests: dict[str, str] | None = None, previous_time: int | None = None) -> None:
+        """What this build's render is made beside: the previous render (the output itself, when
+        rendering in place), what each of its files was made from and when its marker last changed."""
         self.previous = os.path.abspath(previous) if previous else None
         self.in_place = self.previous == self.output_path
         # Rendering beside the previous render for a runner that moves what changed into it: a file
@@ -44,10 +59,26 @@ class SiteWriter:
         # marker was last changed (its ctime, in ns): ``unchanged`` trusts only files older than it.
         self.previous_digests = previous_digests or {}
         self.previous_time = previous_time
-        # (root, folder) -> the folder's descriptor (None: the previous render has no such folder)
-        self._descriptors: dict[tuple[str, str], int | None] = {}
         # The files this writer did not create again: linked from the previous render, or left in place.
         self.linked = 0
+
+    def _open_w(self, filename: str, encoding: str, override: bool = False):
+        """Pelican's own pages (``write_file``): a link where a page goes is replaced, never written through."""
+        if os.path.islink(filename):
+            os.unlink(filename)
+        return super()._open_w(filename, encoding, override)
+
+    def _claim(self, relative: str) -> None:
+        """Note that this build writes ``relative``; a second time stops it, as Pelican's writer does."""
+        path = os.path.join(self.output_path, *relative.split("/"))
+        if path in self._written_files:
+            raise FileOverwriteFailedError(f'Failed to overwrite "{path}" as this build has already written it')
+        self._written_files.add(path)
+
+    def claim(self, relatives: Iterable[str]) -> None:
+        """Note the files another process of this build wrote (a worker's), as ``_claim`` does."""
+        for relative in relatives:
+            self._claim(relative)
 
     def unchanged(self, relative: str, digest: str | None) -> bool:
         """Whether the file ``relative`` need not be made: the previous render made it of the same
@@ -60,6 +91,9 @@ class SiteWriter:
         runner that moves only what changed (``keep_unchanged``), left to the runner."""
         if digest is None or self.previous is None or self.previous_digests.get(relative) != digest:
             return False
+        path = os.path.join(self.output_path, *relative.split("/"))
+        if path in self._written_files:
+            raise FileOverwriteFailedError(f'Failed to overwrite "{path}" as this build has already written it')
         folder, _, name = relative.rpartition("/")
         old = self._descriptor(self.previous, folder, make=False)
         if old is None:
@@ -70,13 +104,12 @@ class SiteWriter:
             return False
         if not stat.S_ISREG(status.st_mode) or self.previous_time is None or status.st_ctime_ns >= self.previous_time:
             return False
-        if self.in_place or self.keep_unchanged:
-            self.linked += 1
-            return True
-        try:
-            os.link(name, name, src_dir_fd=old, dst_dir_fd=self._descriptor(self.output_path, folder))
-        except OSError:  # another file system, or links not allowed: it is made again
-            return False
+        if not (self.in_place or self.keep_unchanged):
+            try:
+                os.link(name, name, src_dir_fd=old, dst_dir_fd=self._descriptor(self.output_path, folder))
+            except OSError:  # another file system, or links not allowed: it is made again
+                return False
+        self._written_files.add(path)
         self.linked += 1
         return True
 
@@ -85,6 +118,7 @@ class SiteWriter:
         folder, _, name = relative.rpartition("/")
         if name in _NOT_FILES:
             raise ValueError(f"not a file's path: {relative!r}")
+        self._claim(relative)
         if self.previous is not None:
             old = self._descriptor(self.previous, folder, make=False)
             if old is not None and _holds(name, old, data):
@@ -109,6 +143,7 @@ class SiteWriter:
         its own, then renamed over it, so that the file is new (the render's marker, whose change
         time the next render compares every file's with: ``unchanged``)."""
         folder, _, name = relative.rpartition("/")
+        self._claim(relative)
         target = self._descriptor(self.output_path, folder)
         written = f".{name}.{os.getpid()}.new"
         try:
@@ -129,6 +164,7 @@ class SiteWriter:
         folder, _, name = relative.rpartition("/")
         if name in _NOT_FILES:
             raise ValueError(f"not a file's path: {relative!r}")
+        self._claim(relative)
         target = self._descriptor(self.output_path, folder)
         old = self._descriptor(self.previous, folder, make=False) if self.previous is not None else None
         if old is None:
@@ -215,8 +251,9 @@ class SiteWriter:
 
     def announce(self, pages: Iterable[Any], context: dict[str, Any]) -> None:
         """Send ``content_written`` for each HTML page, as Pelican's writer sends it: the absolute
-        path, and the context with the page object as ``page``. Scripts, style sheets and data
-        files are copied like Pelican's static files, without it."""
+        path, and the context with the page object as ``page`` (a page kept from the previous
+        render too: it is this render's file). Scripts, style sheets and data files are copied like
+        Pelican's static files, without it."""
         for page in pages:
             relative = page.save_as
             path = os.path.join(self.output_path, relative.replace("/", os.sep))
