@@ -43,13 +43,13 @@ class Summary:
     families: int
     files: int
     seconds: float
-    linked: int = 0  # of ``files``, those unchanged since the last render, linked from it
+    linked: int = 0  # of ``files``, those the last render made of the same inputs: left in place, or linked from it
 
     def __str__(self) -> str:
         files = f"{_count(self.files, 'file', 'files')} written"
         if self.linked:
             files = (f"{_count(self.files, 'file', 'files')} ({self.files - self.linked:,} written, {self.linked:,} "
-                     "linked unchanged from the last render)")
+                     "kept unchanged from the last render)")
         return (f"leaderboard: {_count(self.rows, 'row', 'rows')}, {_count(self.suites, 'suite', 'suites')}, "
                 f"{_count(self.families, 'family', 'families')}, {files} in {self.seconds:.2f} s")
 

@@ -54,7 +54,7 @@ def test_a_rebuild_says_how_many_of_its_files_it_wrote_and_how_many_it_linked(ar
     linked = sum(first.get(relative) == inode for relative, inode in files.items())
     assert 0 < linked < len(files)
     said = re.escape(f"leaderboard: 2 rows, 1 suite, 1 family, {len(files)} files ({len(files) - linked} written, "
-                     f"{linked} linked unchanged from the last render) in ") + r"\d+\.\d\d s"
+                     f"{linked} kept unchanged from the last render) in ") + r"\d+\.\d\d s"
     assert re.fullmatch(said, result.stderr.splitlines()[-1]), result.stderr
 
 

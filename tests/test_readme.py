@@ -491,7 +491,7 @@ def test_the_summary_line_counts_the_files_a_rebuild_wrote_and_linked_as_the_rea
 
     assert shape(build_render.said) == shape(shown)
     assert build_render.said.startswith(f"leaderboard: 61 rows, 2 suites, 1 family, {len(build_render.linked)} files "
-                                        f"({len(build_render.linked) - linked} written, {linked} linked unchanged ")
+                                        f"({len(build_render.linked) - linked} written, {linked} kept unchanged ")
 
 
 def test_the_bundled_archives_counts_are_what_its_first_build_and_rebuild_say(tmp_path):

@@ -131,7 +131,7 @@ def test_a_release_over_a_build_of_its_tag_writes_nothing_through_the_old_files_
     linked = sum(before.get(relative, (None,))[0] == inode for relative, inode in files.items())
     assert 0 < linked and files[release.MARKER] != before[release.MARKER][0]
     assert re.fullmatch(re.escape(f"leaderboard: 2 rows, 1 suite, 1 family, {len(files)} files ({len(files) - linked} "
-                                  f"written, {linked} linked unchanged from the last render) in ") + r"\d+\.\d\d s",
+                                  f"written, {linked} kept unchanged from the last render) in ") + r"\d+\.\d\d s",
                         result.stderr.splitlines()[-2]), result.stderr
 
 
