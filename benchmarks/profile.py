@@ -162,11 +162,12 @@ def _timed_map(phase: str, run: Callable, where: str) -> Callable:
     The map of the pipeline's check of the reports is the read map; any other, the write map."""
     read = find(READ_TASK)
 
-    def timed_run(function, tasks, shared, workers):
+    def timed_run(function, tasks, shared, workers, each=None):
         map_name = "read" if function is read else "write"
         frame = _enter()
         try:
-            out = run(_task, tasks, (map_name, function, shared), workers)
+            out = run(_task, tasks, (map_name, function, shared), workers,
+                      None if each is None else lambda result: each(result[0]))
         finally:
             _leave(frame, f"build: {map_name} map (fork, results)")
             _called.add(where)
@@ -294,13 +295,14 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("badge: SVG template", "benchmark_leaderboard.write.rendering:_badge_svg", timed),
     ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.write.writer:SiteWriter.write", timed),
     ("writer: paths, links, folders (Python and kernel)", "benchmark_leaderboard.write.writer:SiteWriter.write_pieces", timed),
-    ("writer: compare with the previous render (kernel)", "benchmark_leaderboard.write.writer:_holds", timed),
+    ("writer: whether the previous render's file is kept (kernel)",
+     "benchmark_leaderboard.write.writer:SiteWriter.unchanged", timed),
     ("writer: open, write, close (kernel)", "benchmark_leaderboard.write.writer:_write", _timed_write),
 )
 # The function the read map runs on each chunk of reports (what tells the read map from the write map).
 READ_TASK = "benchmark_leaderboard.decide.pipeline:_check"
 # Called only where the output holds an earlier render.
-REBUILD_ONLY = frozenset({"benchmark_leaderboard.write.writer:_holds"})
+REBUILD_ONLY = frozenset({"benchmark_leaderboard.write.writer:SiteWriter.unchanged"})
 # The packages whose modules' names of a timed function are replaced by its timer.
 PACKAGES = ("benchmark_leaderboard", "leaderboard_tools")
 
@@ -415,7 +417,7 @@ ROWS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("report: escaping (sampled, see above)", ()),
     ("report: writer (paths, links, folders)", ("reports|writer: paths, links, folders (Python and kernel)",)),
     ("report: files' kernel work (open, write, close)", ("reports|writer: open, write, close (kernel)",)),
-    ("report: compare with the previous render", ("reports|writer: compare with the previous render (kernel)",)),
+    ("report: whether the previous render's file is kept", ("reports|writer: whether the previous render's file is kept (kernel)",)),
     ("report: the rest (encode, digest, loop)", ("reports|reports: rest", "reports|encode pieces")),
     ("badge: layout (texts, widths, escaping)", ("reports|badge: layout (texts, widths, escaping)",)),
     ("badge: SVG template", ("reports|badge: SVG template",)),
