@@ -241,6 +241,10 @@ class LeaderboardGenerator(Generator):
                 written.append(SCHEMAS + name)
             else:
                 written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
+        # What the tasks wrote or kept is what the registry listed, no more and no less.
+        unplanned = sorted(set(written) ^ set(self.plan.outputs))
+        if unplanned:
+            raise BuildFailed(f"the leaderboard's registry of outputs and what it wrote differ: {', '.join(unplanned[:5])}")
         files = claims.render_files(self.output_path, written, static, self.settings)
         if self.in_place:
             kept = output.finish_in_place(self.output_path, self.earlier_files, written, files,
