@@ -6,8 +6,7 @@ always made again).
 contents, a function by its module, name and code, a Pelican page object by its source, metadata
 and text; a value it cannot encode that way (an object whose text names a memory address, say) has
 no encoding, and what depends on it has no digest. ``plugin_version`` is the digest of the
-plugin's own source and of the libraries that render (Pelican, Jinja, MarkupSafe, the Python
-version). ``template_inputs`` is the digest of a template's source with every template it extends,
+plugin's own source and of the versions of the libraries that render (Pelican, Jinja, MarkupSafe). ``template_inputs`` is the digest of a template's source with every template it extends,
 includes or imports, and the names it looks up in the context (jinja2.meta, as included.py reads
 them): what a page's digest adds beside its own data."""
 
@@ -145,14 +144,13 @@ def _encode(value: Any, out: list[bytes], depth: int) -> None:
 
 
 def class_digest(kind: type) -> bytes:
-    """A class by its name and the code of the functions it and its bases define."""
+    """A class by its name and the source of the modules it and its bases are defined in."""
     parts = [_name_of(kind)]
     for base in kind.__mro__:
-        if base is object:
-            continue
-        for name, member in sorted(vars(base).items()):
-            if isinstance(member, types.FunctionType):
-                parts += (name.encode(), function_digest(member))
+        module = sys.modules.get(base.__module__)
+        path = getattr(module, "__file__", None)
+        if base is not object and path:
+            parts.append(source_digest(path))
     return digest(*parts)
 
 
@@ -161,13 +159,13 @@ def _name_of(thing: Any) -> bytes:
 
 
 def function_digest(function: Any) -> bytes:
-    """A function by its module, name and compiled code (its constants and the names it uses), and
-    the values it closes over: the same source gives the same digest in every build."""
+    """A function by its module and name, the source file its code was read from (the same file
+    gives the same digest with every supported Python), its defaults and the values it closes over."""
     function = getattr(function, "__func__", function)
     code = getattr(function, "__code__", None)
     parts = [_name_of(function)]
     if code is not None:
-        parts.append(_code_bytes(code))
+        parts.append(source_digest(code.co_filename))
         try:
             parts.append(stable(function.__defaults__))
             parts.append(stable(tuple(cell.cell_contents for cell in function.__closure__ or ())))
@@ -176,28 +174,23 @@ def function_digest(function: Any) -> bytes:
     return digest(*parts)
 
 
-def _code_bytes(code: types.CodeType) -> bytes:
-    return digest(code.co_code, *(_constant(const) for const in code.co_consts), repr(code.co_names).encode())
-
-
-def _constant(const: Any) -> bytes:
-    """A code object's constant; a frozenset's items sorted, since its order is the hash's, which
-    differs from one process to the next."""
-    if isinstance(const, types.CodeType):
-        return _code_bytes(const)
-    if isinstance(const, frozenset):
-        return b"{" + b",".join(sorted(_constant(item) for item in const)) + b"}"
-    if isinstance(const, tuple):
-        return b"(" + b",".join(_constant(item) for item in const) + b")"
-    return repr(const).encode("utf-8", "surrogatepass")
+@lru_cache(maxsize=1024)
+def source_digest(path: str) -> bytes:
+    """The digest of a source file's bytes; raises ``Unstable`` for code read from no file."""
+    try:
+        with open(path, "rb") as file:
+            return digest(file.read())
+    except OSError:
+        raise Unstable(f"code from {path}") from None
 
 
 @lru_cache(maxsize=1)
 def plugin_version() -> bytes:
     """The plugin's own source (every Python file of its package and the JSON it ships), and the
-    versions of Python and of the libraries that read, render and write."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parts = [sys.version.encode()]
+    versions of the libraries that read, render and write (not Python's: every supported version
+    writes the same bytes)."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    parts = []
     for name in ("pelican", "jinja2", "markupsafe", "orjson", "fastjsonschema"):
         try:
             parts.append(f"{name}={metadata.version(name)}".encode())
