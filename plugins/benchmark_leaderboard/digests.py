@@ -18,6 +18,7 @@ import functools
 import hashlib
 import os
 import sys
+import sysconfig
 import types
 from functools import lru_cache
 from importlib import metadata
@@ -126,6 +127,11 @@ def _encode(value: Any, out: list[bytes], depth: int) -> None:
         _encode((value.relative_source_path, value.metadata, value._content,
                  getattr(value, "save_as", None), getattr(value, "url", None)), out, depth + 1)
         return
+    if callable(value) and hasattr(value, "__wrapped__") and not isinstance(value, type):
+        # A function wrapped by a decorator (functools.lru_cache, functools.wraps): the function itself.
+        out.append(b"w")
+        _encode(value.__wrapped__, out, depth + 1)
+        return
     if isinstance(value, functools.partial):
         out.append(b"p")
         _encode((value.func, value.args, value.keywords), out, depth + 1)
@@ -174,9 +180,18 @@ def function_digest(function: Any) -> bytes:
     return digest(*parts)
 
 
+# Python's own library: its modules are named, not read (their source differs from one supported
+# Python to the next, which write the same bytes).
+_STANDARD_LIBRARY = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
 @lru_cache(maxsize=1024)
 def source_digest(path: str) -> bytes:
-    """The digest of a source file's bytes; raises ``Unstable`` for code read from no file."""
+    """The digest of a source file's bytes (of its name within Python's own library, for one of
+    that); raises ``Unstable`` for code read from no file."""
+    real = os.path.realpath(path)
+    if real.startswith(_STANDARD_LIBRARY) and "site-packages" not in real[len(_STANDARD_LIBRARY):]:
+        return digest(b"python:", real[len(_STANDARD_LIBRARY):].encode())
     try:
         with open(path, "rb") as file:
             return digest(file.read())
