@@ -283,7 +283,7 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("copy parsed again", "benchmark_leaderboard.decide.pipeline:report_of", timed),
     ("page details (leaves, percentages)", "benchmark_leaderboard.present.view:report_details", timed),
     ("model page details", "benchmark_leaderboard.present.model_pages:model_details", timed),
-    ("leaderboard.json", "benchmark_leaderboard.present.publish:leaderboard_json", timed_generator),
+    ("leaderboard.json", "benchmark_leaderboard.decide.document:leaderboard_json", timed_generator),
     ("data file", "benchmark_leaderboard.present.publish:data_script", timed),
     ("CSVs", "benchmark_leaderboard.present.downloads:csv_lines", timed),
     ("CSVs", "benchmark_leaderboard.present.downloads:csv_pieces", timed_generator),

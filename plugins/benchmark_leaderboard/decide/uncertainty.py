@@ -195,19 +195,6 @@ def uncertainty_of(ranked: Sequence[Filled], suites: Sequence[Suite]) -> Uncerta
     return Uncertainty(counts, leakage_low, leakage_high, recall_low, recall_high, best, worst, members, starts)
 
 
-def row_figures(uncertainty: Uncertainty, index: int) -> dict[str, Any]:
-    """A row of uncertainty.json: the row's figures by their names."""
-    return dict(zip(FIGURES, uncertainty.values(index)))
-
-
-def uncertainty_document(rows: Sequence[Row], uncertainty: Uncertainty, indices: Iterable[int]) -> dict[str, Any]:
-    """uncertainty.json's document holding the rows at ``indices`` of the ranking ``rows``, each by
-    its report_path (``row_count`` counts every row): all of them is the published document."""
-    return {"methods": METHODS, "row_count": len(rows),
-            "rows": {rows[index].report_path: row_figures(uncertainty, index) for index in indices},
-            "schema_version": SCHEMA_VERSION}
-
-
 def extreme_rows(uncertainty: Uncertainty) -> list[int]:
     """The first row and the rows holding the least and the most of each figure: every row's
     figures are of one type, made by the same code, so these are the rows that could break a bound

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 from pelican.utils import get_relative_path, path_to_url
 
 from ..board import Leaderboard
+from ..decide.document import leaderboard_json, uncertainty_json
 from ..decide.pipeline import report_of, room_for_nesting
 from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, LEADERBOARD_CSV,
                      LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, UNCERTAINTY, badge_path,
@@ -28,7 +29,7 @@ from ..present.downloads import csv_lines, csv_pieces
 from ..present.leaves import metric_leaves
 from ..present.model_pages import ModelIndex, ModelPage, model_details
 from ..present.pages import BoardPage, ReportPage
-from ..present.publish import chunk_count, chunk_script, data_script, leaderboard_json, metrics_script, uncertainty_json
+from ..present.publish import chunk_count, chunk_script, data_script, metrics_script
 from ..present.view import report_details
 from . import work
 from .writer import SiteWriter
