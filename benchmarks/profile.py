@@ -270,7 +270,8 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("build: history", "benchmark_leaderboard.decide.history:archive_history", timed),
     ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_index", timed),
     ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_pages", timed),
-    ("build: changes", "benchmark_leaderboard.present.changes_page:build_changes", timed),
+    ("build: changes", "benchmark_leaderboard.decide.previous:compared_with_previous", timed),
+    ("build: changes", "benchmark_leaderboard.present.changes_page:changes_of", timed),
     ("build: announce (content_written)", "benchmark_leaderboard.write.writer:SiteWriter.announce", _timed_announce),
     # The read phase, in the workers.
     ("read: file read (kernel)", "benchmark_leaderboard.read.archive:read_bytes", timed),

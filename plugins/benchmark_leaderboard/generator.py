@@ -25,6 +25,7 @@ from pelican.generators import Generator
 from . import exits, workers
 from .board import Leaderboard
 from .decide.history import archive_history
+from .decide.previous import compared_with_previous
 from .decide.pipeline import read_leaderboard
 from .formatting import TEMPLATE_FILTERS, short_hash
 from .one_line import print_problems_on_one_line
@@ -34,7 +35,7 @@ from .paths import (FEED_PATH, PREVIOUS_COPY, REPORT_COPIES, SCHEMAS, address_of
 from .present import included
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, badge_rows
 from .present.board_view import BoardView, board_view, site_nav
-from .present.changes_page import build_changes
+from .present.changes_page import changes_of
 from .present.columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
                               track as column_track)
 from .present.feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
@@ -130,8 +131,8 @@ class LeaderboardGenerator(Generator):
         self.context["row_chunk"] = ROW_CHUNK
         # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
         self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
-        self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
-                                     self.options.page_rows)
+        self.changes = changes_of(compared_with_previous(self.options.previous_leaderboard, self.options.release_tag,
+                                                         self.leaderboard.rows), self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
         # A build compared with a previous leaderboard writes the feed of its release (one entry);
         # a release render's pages link the feed of every release at the site's root instead.

@@ -30,32 +30,24 @@ class Kind:
     """A kind of change, named once for every way of showing a Diff: ``key`` (its list in the Diff and in
     ``invoke diff --format json``), ``word`` (the first column of the text format, and the anchor of its
     table on the changes page), ``title`` (its heading in markdown and on the changes page), ``one`` and
-    ``many`` (how the summary counts it) and ``intro`` (what it lists, on the changes page)."""
+    ``many`` (how the summary counts it); what the changes page says it lists is ``present.changes_page.INTROS``."""
 
     key: str
     word: str
     title: str
     one: str
     many: str
-    intro: str
 
 
 # Every kind of change, in the order every format lists them: what stops a release first.
 KINDS = (
-    Kind("leaks_more", "leaks-more", "Leaks more", "row leaks more", "rows leak more",
-         "Rows that leak more protected text than before: what stops a release (invoke diff exits 1)."),
-    Kind("fell", "fell", "Recall or F1 fell", "fall in recall or F1", "falls in recall or F1",
-         "Rows whose recall or F1 is lower than before."),
-    Kind("added", "added", "Added", "row added", "rows added",
-         "Rows of a suite, model and device the previous leaderboard did not have."),
-    Kind("removed", "removed", "Removed", "row removed", "rows removed",
-         "Rows of the previous leaderboard this one no longer has (as they stood there)."),
-    Kind("improved", "improved", "Improved", "improvement", "improvements",
-         "Rows that leak less than before, or whose recall or F1 rose."),
-    Kind("rank_moves", "moved", "Rank moves", "rank move", "rank moves",
-         "Rows whose rank changed, overall or in their suite."),
-    Kind("field_changes", "field", "Field changes", "field change", "field changes",
-         "Other published fields of the same row: a renamed report file is the same row with a new path."),
+    Kind("leaks_more", "leaks-more", "Leaks more", "row leaks more", "rows leak more"),
+    Kind("fell", "fell", "Recall or F1 fell", "fall in recall or F1", "falls in recall or F1"),
+    Kind("added", "added", "Added", "row added", "rows added"),
+    Kind("removed", "removed", "Removed", "row removed", "rows removed"),
+    Kind("improved", "improved", "Improved", "improvement", "improvements"),
+    Kind("rank_moves", "moved", "Rank moves", "rank move", "rank moves"),
+    Kind("field_changes", "field", "Field changes", "field change", "field changes"),
 )
 KIND = {kind.key: kind for kind in KINDS}
 

@@ -4,13 +4,13 @@ note of each changed row's report page, ready to print."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple
 
-from ..decide.comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
-                                 compare, standings, summary)
+from ..decide.comparison import (COMPARED_METRICS, KIND, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
+                                 standings, summary)
+from ..decide.previous import Compared
 from ..formatting import as_sentence, percent, percent_of
 from ..paths import CHANGES_PAGE, changes_page_path
-from ..read.leaderboard_file import read_previous
 from ..versions import version_order
 from .board_view import Pager, pages_of
 
@@ -72,6 +72,30 @@ class ChangesPage:
                         page, len(section.lines), self.page_rows, f"Pages of {section.title}")
 
 
+# What the changes page says each kind of change (comparison.KINDS) lists, by its key.
+INTROS = {
+    "leaks_more": "Rows that leak more protected text than before: what stops a release (invoke diff exits 1).",
+    "fell": "Rows whose recall or F1 is lower than before.",
+    "added": "Rows of a suite, model and device the previous leaderboard did not have.",
+    "removed": "Rows of the previous leaderboard this one no longer has (as they stood there).",
+    "improved": "Rows that leak less than before, or whose recall or F1 rose.",
+    "rank_moves": "Rows whose rank changed, overall or in their suite.",
+    "field_changes": "Other published fields of the same row: a renamed report file is the same row with a new path.",
+}
+
+
+class KindHeading(NamedTuple):
+    """A kind of change as a heading and what it lists: a table's on the changes page, the feed entry's."""
+
+    title: str
+    intro: str
+
+
+def heading(key: str) -> KindHeading:
+    """The heading of the kind of change ``key`` (``comparison.KIND``)."""
+    return KindHeading(KIND[key].title, INTROS[key])
+
+
 _ARROW = " \u2192 "
 _METRIC_COLUMNS = ("Metric", "Before", "After", "Change (points)")
 _PRESENCE_COLUMNS = ("Rank", "Suite rank", "Leakage", "Recall", "F1")
@@ -114,7 +138,7 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
         "field_changes": (("Field", "Before", "After"), (False,) * 3,
                           tuple(line(f.identity, (f.field, f.old, f.new)) for f in diff.field_changes)),
     }
-    sections = [Section(kind.word, kind.title, kind.intro, *tables[kind.key]) for kind in KINDS]
+    sections = [Section(kind.word, kind.title, INTROS[kind.key], *tables[kind.key]) for kind in KINDS]
     tags = [row["release_tag"] for row in previous_document["rows"]]
     return ChangesPage(
         release_tag=release_tag,
@@ -146,14 +170,11 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
     return {pages[key]: tuple(words) for key, words in said.items()}
 
 
-def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any],
-                  page_rows: int) -> ChangesPage | None:
-    """The changes page of a build whose ranked ``rows`` (``board.Row``) are compared with the
-    leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``), ``page_rows`` rows of
-    each kind of change a page; None without one: no page, and nothing guessed."""
-    if previous_path is None:
+def changes_of(compared: Compared | None, page_rows: int) -> ChangesPage | None:
+    """The changes page of a build compared with the previous leaderboard
+    (``decide.previous.compared_with_previous``), ``page_rows`` rows of each kind of change a page;
+    None for a build compared with none: no page."""
+    if compared is None:
         return None
-    data, previous = read_previous(previous_path)
-    current = {"rows": [row._asdict() for row in rows]}
-    diff = compare(previous, current, previous_path, release_tag or "this build")
-    return changes_page(diff, current, previous, data, release_tag, page_rows)
+    return changes_page(compared.diff, compared.current, compared.previous, compared.previous_bytes,
+                        compared.release_tag, page_rows)

@@ -28,7 +28,7 @@ from ..decide.comparison import KIND
 from ..formatting import as_sentence, isolate
 from ..paths import CHANGES_PAGE, report_page_url
 from ..versions import version_order
-from .changes_page import ChangesPage
+from .changes_page import ChangesPage, heading
 
 MEDIA_TYPE = "application/atom+xml"
 CONTENT_TEMPLATE = "feed_entry.html"
@@ -136,7 +136,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 def entry_content(entry: FeedEntry, template: Any) -> str:
     """An entry's content, HTML rendered with ``feed_entry.html`` (``template``) from the entry
     alone, so that the same release reads the same in every feed that lists it."""
-    html = template.render(entry=entry, leaks_more=KIND["leaks_more"])
+    html = template.render(entry=entry, leaks_more=heading("leaks_more"))
     return _NOT_XML.sub("\ufffd", html)
 
 
