@@ -23,7 +23,7 @@ import re
 import stat
 from typing import Any, Iterable
 
-from ..paths import OWN_FILES, OWN_FOLDERS
+from ..paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, OWN_FILES, OWN_FOLDERS, TOKEN
 from ..problems import one_line
 from ..settings import options
 
@@ -34,16 +34,10 @@ MARKER_VERSION = 1
 # than this is not one, and is never read.
 MARKER_MAX_BYTES = 1 << 28
 
-# What a build into a mount point leaves inside the output while it works (``leaderboard_tools.runner``
-# makes them; a killed build may leave them behind). They are the build's own, so an output that holds
-# only these counts as empty, and the next build finishes or undoes what they record.
-INNER_LOCK = ".leaderboard.lock"
-INNER_STAGING_PREFIX = ".leaderboard-staging-"
-INNER_OLD_PREFIX = ".leaderboard-old-"
-# The random part of every name the runner makes: 12 lower-case hex digits.
-TOKEN = "[0-9a-f]{12}"
 # How much of each end of a path too long for the system a problem shows.
 LONG_NAME_SHOWN = 40
+# The working files of a build into a mount point (paths.INNER_LOCK and the rest) are the build's own:
+# an output holding only them counts as empty, and the next build finishes or undoes what they record.
 _INNER_LEFTOVER = re.compile(rf"(?:{re.escape(INNER_STAGING_PREFIX)}|{re.escape(INNER_OLD_PREFIX)}){TOKEN}")
 
 
