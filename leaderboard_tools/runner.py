@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pelican.utils import maybe_pluralize
+
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
 from benchmark_leaderboard.write.output import MARKER, judge, kept_line, marker_bytes, one_line, read_marker
@@ -53,8 +55,7 @@ class Summary:
                 f"{_count(self.families, 'family', 'families')}, {files} in {self.seconds:.2f} s")
 
 
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
+_count = maybe_pluralize
 
 
 def build(

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from pelican.utils import maybe_pluralize
+
 from ..exits import DONE, LEAKS_MORE
 from ..problems import one_line
 from ..versions import RELEASE_TAG, version_key, version_order
@@ -231,14 +233,10 @@ def previous_release_problem(previous: dict[str, Any], release_tag: str | None) 
     return None
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def summary(diff: Diff) -> str:
     """How many changes of each kind, in the order they are listed; "no changes" when none."""
     counts = [(len(diff.of_kind(kind)), kind) for kind in KINDS]
-    said = [_plural(count, kind.one, kind.many) for count, kind in counts if count]
+    said = [maybe_pluralize(count, kind.one, kind.many) for count, kind in counts if count]
     return ", ".join(said) if said else "no changes"
 
 

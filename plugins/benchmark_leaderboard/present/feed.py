@@ -23,6 +23,7 @@ from typing import Any, Iterable
 from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
+from pelican.utils import maybe_pluralize
 
 from ..decide.comparison import KIND
 from ..formatting import as_sentence, isolate
@@ -82,10 +83,6 @@ class FeedEntry:
         return as_sentence(self.summary)
 
 
-def _rows(count: int) -> str:
-    return f"{count} {'row' if count == 1 else 'rows'}"
-
-
 def entry_id(release_tag: str | None) -> str:
     """A release's id: ``<TAG>:releases/<tag>`` (``<TAG>:build`` for a build without a tag)."""
     return f"{TAG}:releases/{quote(release_tag, safe=_TAG_SAFE)}" if release_tag else f"{TAG}:build"
@@ -107,7 +104,7 @@ def release_entry(changes: ChangesPage, latest_run: str, site_url: str, has_chan
         release=release,
         # The first release counts its rows, as its content does, not the identities they stand for;
         # the tag is isolated, so that it cannot reorder the counts after it.
-        title=(f"{isolate(release)}: the first release, {_rows(changes.rows)}" if first
+        title=(f"{isolate(release)}: the first release, {maybe_pluralize(changes.rows, 'row', 'rows')}" if first
                else f"{isolate(release)}: {changes.summary}"),
         link=f"{base}/{CHANGES_PAGE}" if has_changes_page else f"{base}/index.html",
         has_changes_page=has_changes_page,

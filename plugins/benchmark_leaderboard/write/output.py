@@ -12,7 +12,7 @@ This module is the output folder's one owner: it judges a folder before anything
 (``judge``), makes and reads the marker (``marker_bytes``, ``read_marker``), and removes what a
 render in place no longer writes (``remove_unwritten``, ``remove_stale``) and what ``clean``
 removes (``remove_listed``), never a file that a render did not write. Writing the files themselves
-is writer.py's; no Pelican import here."""
+is writer.py's; nothing of Pelican's here but its ``maybe_pluralize``."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ import os
 import re
 import stat
 from typing import Any, Iterable
+
+from pelican.utils import maybe_pluralize
 
 from ..paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, OWN_FILES, OWN_FOLDERS, TOKEN
 from ..problems import one_line
@@ -155,7 +157,7 @@ def kept_line(entries: list[str], what: str = "kept") -> str:
     """The line that names what ``unlisted`` found: ``kept 2 entries the last render did not write:
     CNAME, extra/`` (each name on one line)."""
     count = len(entries)
-    return (f"{what} {count} {'entry' if count == 1 else 'entries'} the last render did not write: "
+    return (f"{what} {maybe_pluralize(count, 'entry', 'entries')} the last render did not write: "
             + ", ".join(one_line(entry) for entry in entries))
 
 
