@@ -27,6 +27,7 @@ from pelican.utils import maybe_pluralize
 
 from ..paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, OWN_FILES, OWN_FOLDERS, TOKEN
 from ..problems import one_line
+from ..regular_file import opened, read_opened
 from ..settings import options
 
 MARKER = ".leaderboard-render.json"
@@ -65,31 +66,19 @@ def read_marker(folder: str) -> dict[str, Any] | None:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        # O_NOFOLLOW and O_NONBLOCK: if the file was swapped for a link or a FIFO since lstat, the
-        # open fails or returns at once, and the fstat below says it is not a regular file.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        # If the file was swapped for a link or a FIFO since lstat, opening it fails or says so.
+        descriptor, status = opened(path)
     except OSError:
         return None
     try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MARKER_MAX_BYTES:
-            return None
         key = (os.path.abspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
         if key in _read:
             return _read[key]
-        chunks = []
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        data = read_opened(descriptor, status.st_size, MARKER_MAX_BYTES)
     except OSError:
         return None
     finally:
         os.close(descriptor)
-    if len(data) > MARKER_MAX_BYTES:
-        return None
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
