@@ -27,7 +27,7 @@ from pelican.utils import maybe_pluralize
 
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
-from benchmark_leaderboard.write.output import MARKER, judge, kept_line, marker_bytes, one_line, read_marker
+from benchmark_leaderboard.write.output import MARKER, judge, kept_line, marker_bytes, one_line, read_marker, within
 
 from .build_settings import build_overrides, settings_of
 from .exchange import Place
@@ -162,7 +162,7 @@ class _Build:
         path = filename(error)
         written = [place.target, place.lock] + ([staging] if staging else [])
         writing = path is not None and (os.path.abspath(path) == place.parent
-                                        or any(_within(os.path.abspath(path), folder) for folder in written))
+                                        or any(within(os.path.abspath(path), folder) for folder in written))
         if error.errno in (errno.ENOSPC, errno.EDQUOT):
             what = f"no space left on device while writing {one_line(path or staging or place.target)}"
         elif path is None:
@@ -200,7 +200,3 @@ def say(message: str) -> None:
 def _write_new(path: str, data: bytes) -> None:
     with open(path, "xb") as file:
         file.write(data)
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

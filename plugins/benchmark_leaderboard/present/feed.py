@@ -15,7 +15,6 @@ release (``leaderboard_tools.release.root_feed``). Pure: entries in, bytes out."
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from io import StringIO
@@ -26,7 +25,7 @@ from feedgenerator import Atom1Feed
 from pelican.utils import maybe_pluralize
 
 from ..decide.comparison import KIND
-from ..formatting import as_sentence, isolate
+from ..formatting import as_sentence, isolate, xml_safe
 from ..paths import CHANGES_PAGE, report_page_url
 from ..versions import version_order
 from .changes_page import ChangesPage, heading
@@ -125,16 +124,11 @@ def newest_first(entries: Iterable[FeedEntry]) -> list[FeedEntry]:
     return sorted(entries, key=lambda entry: version_order(entry.release), reverse=True)
 
 
-# XML 1.0 cannot hold most control characters, even escaped (feedgenerator refuses them): an
-# entry's content shows U+FFFD for each.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
 def entry_content(entry: FeedEntry, template: Any) -> str:
     """An entry's content, HTML rendered with ``feed_entry.html`` (``template``) from the entry
     alone, so that the same release reads the same in every feed that lists it."""
     html = template.render(entry=entry, leaks_more=heading("leaks_more"))
-    return _NOT_XML.sub("\ufffd", html)
+    return xml_safe(html)  # an entry's content shows U+FFFD for each character XML cannot hold
 
 
 def _day(text: str) -> datetime:

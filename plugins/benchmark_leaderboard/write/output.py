@@ -26,7 +26,7 @@ from typing import Any, Iterable
 from pelican.utils import maybe_pluralize
 
 from ..paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, OWN_FILES, OWN_FOLDERS, TOKEN
-from ..problems import one_line
+from ..problems import one_line, reason
 from ..regular_file import opened, read_opened
 from ..settings import options
 
@@ -186,8 +186,8 @@ def counts_as_empty(names: Iterable[str]) -> bool:
     return all(name == INNER_LOCK or _INNER_LEFTOVER.fullmatch(name) for name in names)
 
 
-def _within(path: str, folder: str) -> bool:
-    """``path`` is ``folder`` or lies below it (both absolute and resolved)."""
+def within(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or lies below it (both absolute, and resolved alike)."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -206,9 +206,9 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
         folder = os.path.realpath(folder)
         if real == folder:
             return f"output refused: {shown} is {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
-        if _within(folder, real):
+        if within(folder, real):
             return f"output refused: {shown} contains {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
-    if archive and _within(real, os.path.realpath(archive)):
+    if archive and within(real, os.path.realpath(archive)):
         return (f"output refused: {shown} lies inside the reports folder {one_line(os.path.realpath(archive))}, where the "
                 "next build would read its copies as reports; the output must be a folder of its own")
     parts = real.split(os.sep)
@@ -224,7 +224,7 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
         return f"output refused: {shown} cannot be a folder: {one_line(_file_above(real))} is a file"
     except OSError as error:
         if error.errno != errno.ENAMETOOLONG:
-            return f"output refused: cannot look at {shown}: {_reason(error)}"
+            return f"output refused: cannot look at {shown}: {reason(error)}"
         # Shown in part: the whole path would be a line of thousands of characters.
         short = shown if len(shown) <= 2 * LONG_NAME_SHOWN else f"{shown[:LONG_NAME_SHOWN]}...{shown[-LONG_NAME_SHOWN:]}"
         return f"output refused: {short} ({len(real)} characters) is a longer path or name than this system allows"
@@ -235,7 +235,7 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
     try:
         names = os.listdir(real)
     except OSError as error:
-        return f"output refused: cannot list {shown}: {_reason(error)}"
+        return f"output refused: cannot list {shown}: {reason(error)}"
     if counts_as_empty(names) or read_marker(real) is not None:
         return None
     if unmarked and MARKER not in names:
@@ -250,12 +250,6 @@ def _file_above(path: str) -> str:
     while above != os.path.dirname(above) and not (os.path.lexists(above) and not os.path.isdir(above)):
         above = os.path.dirname(above)
     return above
-
-
-def _reason(error: OSError) -> str:
-    """An operating-system error's reason in lower case, as it reads inside a sentence."""
-    reason = error.strerror or str(error)
-    return reason[:1].lower() + reason[1:]
 
 
 def finish_in_place(output_path: str, earlier_files: frozenset[str] | None, written: Iterable[str],
