@@ -1,7 +1,7 @@
 """Pelican glue: connects the phases to Pelican's, and does nothing else.
 
 ``generate_context`` reads and decides (``decide.pipeline``: one immutable ``Leaderboard``; the
-board's view, its places, its page objects, the changes page and feed entry of a build given a
+board's view, its page objects, the changes page and feed entry of a build given a
 previous leaderboard), checks what the build may write (``write.claims``, ``write.output``) and puts
 it all in the context; it writes nothing and leaves nothing running. ``generate_output`` hands the
 writing map its tasks (``write.work``, ``write.rendering``: every page rendered with the context as
@@ -40,7 +40,7 @@ from .present.columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, 
                               track as column_track)
 from .present.feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
 from .present.model_pages import ModelIndex, model_index, model_pages
-from .present.pages import board_places, leaderboard_pages
+from .present.pages import board_page_specs, leaderboard_pages
 from .present.publish import ROW_CHUNK
 from .problems import BuildFailed
 from .read import validate
@@ -150,9 +150,9 @@ class LeaderboardGenerator(Generator):
         # Every HTML page this build writes, as the page objects Pelican makes (content_object_init
         # is sent for each as it is made): what the templates get as ``page``, what other plugins
         # iterate, and what content_written carries for each page.
-        self.places = board_places(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
-                                   self.options.index_save_as, self.options.index_url)
-        self.pages = leaderboard_pages(self.leaderboard, self.places, self.settings, self.context)
+        self.page_specs = board_page_specs(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
+                                           self.options.index_save_as, self.options.index_url)
+        self.pages = leaderboard_pages(self.leaderboard, self.page_specs, self.settings, self.context)
         # Then a page a model (model_pages), after the report pages.
         self.models: ModelIndex = model_index(self.leaderboard.rows)
         self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
@@ -171,17 +171,17 @@ class LeaderboardGenerator(Generator):
         # The other generators have read the Markdown pages by now, and other plugins may have added
         # to the context since generate_context: pages are rendered with the context as it is now.
         self.context["site_nav"] = site_nav(self.context.get("pages", []))
-        places = len(self.places)
+        boards = len(self.page_specs)
         job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
                        self.env.get_template("panel.js"), dict(self.context), self.settings["RELATIVE_URLS"], site,
                        self.options.index_save_as, self.options.index_url,
-                       {page.save_as: page for page in self.pages[:places]},
-                       self.pages[places:places + len(board.rows)],
+                       {page.save_as: page for page in self.pages[:boards]},
+                       self.pages[boards:boards + len(board.rows)],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
-                       self.pages[places + len(board.rows):])
+                       self.pages[boards + len(board.rows):])
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are
@@ -222,7 +222,7 @@ class LeaderboardGenerator(Generator):
 
     def _paths_written(self) -> list[str]:
         """The pages, copies and badges this render writes, for the check against an earlier render."""
-        paths = [place.save_as for place in self.places] + ([PREVIOUS_COPY] if self.changes is not None else [])
+        paths = [spec.save_as for spec in self.page_specs] + ([PREVIOUS_COPY] if self.changes is not None else [])
         paths += [FEED_PATH] if self.feed is not None else []
         board = self.leaderboard
         for index, row in enumerate(board.rows):

@@ -61,7 +61,7 @@ def _load_table() -> tuple[int, int, dict[str, int]]:
     return table["units_per_em"], table["fallback"], {chr(int(code, 16)): width for code, width in table["advances"].items()}
 
 
-UNITS_PER_EM, FALLBACK, _MEASURED = _load_table()
+UNITS_PER_EM, UNMEASURED_ADVANCE, _MEASURED = _load_table()
 
 
 class _Advances(dict):
@@ -80,7 +80,7 @@ def advance(char: str) -> int:
         return _MEASURED[char]
     if unicodedata.combining(char):
         return 0
-    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else FALLBACK
+    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else UNMEASURED_ADVANCE
 
 
 _ADVANCES = _Advances(_MEASURED)

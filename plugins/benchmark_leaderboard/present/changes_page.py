@@ -12,7 +12,7 @@ from ..decide.previous import Compared
 from ..formatting import as_sentence, percent, percent_of
 from ..paths import CHANGES_PAGE, changes_page_path
 from ..versions import version_order
-from .board_view import Pager, pages_of
+from .board_view import Pager, pager_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,10 @@ class ChangesPage:
         """The summary as the page's sentence says it, in the same words and capitals."""
         return as_sentence(self.summary)
 
-    def pages(self, section: Section, page: int = 1) -> Pager:
+    def pager(self, section: Section, page: int = 1) -> Pager:
         """The pager of ``section`` at ``page``: a release that changes many rows keeps every page
         of the site small."""
-        return pages_of(lambda number: CHANGES_PAGE + "#" + section.anchor if number == 1
+        return pager_of(lambda number: CHANGES_PAGE + "#" + section.anchor if number == 1
                         else changes_page_path(section.anchor, number),
                         page, len(section.lines), self.page_rows, f"Pages of {section.title}")
 

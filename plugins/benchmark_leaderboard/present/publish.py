@@ -173,7 +173,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update(view.uncertainty.columns(span))
         # The decimals the tables write each percentage with (formatting.table_decimals).
         positions = {column.key: column.index for column in FAMILY_COLUMNS if column.kind in PERCENT_KINDS}
-        fields.update({key + "_decimals": [view.places(at, index) for index in range(len(view.frontier))[span]]
+        fields.update({key + "_decimals": [view.decimals_at(at, index) for index in range(len(view.frontier))[span]]
                        for key, at in positions.items()})
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
                     hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRIC_PATHS, *FLOAT_FIELDS],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
 from ..board import FIELDS, Filled, Row
-from ..decide.fill import FALLBACK, MANIFEST
+from ..decide.fill import TAG_FLAG, MANIFEST
 from ..decide.uncertainty import Uncertainty
 from ..formatting import percent, size_text
 from ..paths import report_page_url, suite_home
@@ -61,7 +61,7 @@ def origin(source: str, release_tag: str) -> tuple[str, str]:
         return "report", source[1:].replace("/", ".")
     if source.startswith(MANIFEST):
         return "manifest", source
-    if source == FALLBACK:
+    if source == TAG_FLAG:
         return "--release-tag fallback", release_tag
     return "archive", "the report's path in the archive"
 

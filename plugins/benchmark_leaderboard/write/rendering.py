@@ -140,10 +140,10 @@ def _write_family_pages(job: PageJob, suite_number: int, family_number: int) -> 
     board, view = job.board, job.view
     suite = board.suites[suite_number]
     family = suite.families[family_number]
-    return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pages.number),
-                    leaderboard=board, view=view, suite=suite, family=family, pages=pages,
-                    shown=family.rows[pages.first - 1:pages.last])
-            for pages in family_pagers(suite, family_number + 1, view.page_rows)]
+    return [_render(job, job.family_template, family_page_path(suite.anchor, family_number + 1, pager.number),
+                    leaderboard=board, view=view, suite=suite, family=family, pager=pager,
+                    shown=family.rows[pager.first - 1:pager.last])
+            for pager in family_pagers(suite, family_number + 1, view.page_rows)]
 
 
 def write_changes(job: PageJob, template: Any, page_template: Any, changes: ChangesPage) -> list[str]:
@@ -151,10 +151,10 @@ def write_changes(job: PageJob, template: Any, page_template: Any, changes: Chan
     longer than a page; and the previous leaderboard it compared with."""
     written = [_render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)]
     for section in changes.sections:
-        written += [_render(job, page_template, changes_page_path(section.anchor, pages.number), page_name="changes",
-                            changes=changes, section=section, pages=pages,
-                            shown=section.lines[pages.first - 1:pages.last])
-                    for pages in after_the_first(lambda number: changes.pages(section, number))]
+        written += [_render(job, page_template, changes_page_path(section.anchor, pager.number), page_name="changes",
+                            changes=changes, section=section, pager=pager,
+                            shown=section.lines[pager.first - 1:pager.last])
+                    for pager in after_the_first(lambda number: changes.pager(section, number))]
     written.append(job.site.write(PREVIOUS_COPY, changes.previous_bytes))
     return written
 
