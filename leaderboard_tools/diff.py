@@ -1,7 +1,7 @@
 """What changed between two leaderboards, row by row, for ``invoke diff``: the readers that find and
 check a leaderboard (``read_source``: a file, a render folder or a git ref) and the formatters that
 show the result (``FORMATS``: text, markdown, json). The comparison itself (``compare``, pure) lives in
-the plugin (``benchmark_leaderboard.comparison``), where the site's changes page and feed use it too;
+the plugin (``benchmark_leaderboard.decide.comparison``), where the site's changes page and feed use it too;
 how it ends the command is the exit table's (``exits.LEAKS_MORE``).
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
@@ -24,7 +24,7 @@ from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_lea
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"
-DIFF_SCHEMA_VERSION = 2  # 2: one list per kind of change (comparison.KINDS), named as every format names it
+DIFF_SCHEMA_VERSION = 2  # one list per kind of change (comparison.KINDS), named as every format names it
 
 
 # -- Reading an input: a leaderboard.json, a render folder or a git ref ---------------------------

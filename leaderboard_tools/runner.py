@@ -3,7 +3,7 @@ under the output's lock, carry what a user put there into the new render, and ex
 one step; a summary line for the user.
 
 The output belongs to the build only where the build made it: before any work the output is
-judged (``benchmark_leaderboard.output.output_problem``), and only a new or empty folder or an
+judged (``benchmark_leaderboard.write.output.judge``), and only a new or empty folder or an
 earlier render (a folder holding the render marker) is ever replaced or removed. The output keeps
 its mode. A refused, failed or interrupted build leaves the output as it was; what a killed one left
 (its staging folder, or a move into a mount point half done) is finished or removed by the next

@@ -370,7 +370,7 @@ def test_any_whole_number_of_fixtures_gives_an_interval_and_is_published_as_give
 
 
 def test_each_rows_interval_texts_are_those_interval_text_writes():
-    # Worked out once a build (view.interval_texts) and shared by every page that writes them.
+    # Worked out once a build (formatting.interval_texts) and shared by every page that writes them.
     from array import array
 
     from benchmark_leaderboard.formatting import interval_text, interval_texts

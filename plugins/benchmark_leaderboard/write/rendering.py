@@ -116,9 +116,8 @@ def _write_whole(job: PageJob, task: work.WholeFiles) -> list[str]:
 
 
 def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
-    """A suite's metrics for comparing. Each row's copy is read back (a few µs each with orjson):
-    keeping every row's metric leaves from the read phase instead cost more memory at 100,000
-    reports than half the reference's allows (benchmarks/results.md)."""
+    """A suite's metrics for comparing, each row's read back from its canonical copy: the build keeps
+    the copies' bytes, not every report's parsed metrics, whose memory grows with the archive."""
     board = job.board
     suite = board.suites[task.suite]
     with room_for_nesting():
