@@ -282,7 +282,7 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("read: fill", "benchmark_leaderboard.decide.fill:fill_row", timed),
     # Writing, in the workers.
     ("copy parsed again", "benchmark_leaderboard.decide.pipeline:report_of", timed),
-    ("page details (leaves, percentages)", "benchmark_leaderboard.present.view:report_details", timed),
+    ("page details (leaves, percentages)", "benchmark_leaderboard.present.report_details:report_details", timed),
     ("model page details", "benchmark_leaderboard.present.model_pages:model_details", timed),
     ("leaderboard.json", "benchmark_leaderboard.decide.document:leaderboard_json", timed_generator),
     ("data file", "benchmark_leaderboard.present.publish:data_script", timed),

@@ -25,7 +25,7 @@ from ..paths import model_page_path, report_page_url, url_of
 from .badge import Badge
 from .history import LeakageLine, leakage_line
 from .pages import run_datetime
-from .view import Attribute, model_attributes
+from .report_details import Attribute, model_attributes
 
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
 COMPARE_MIN = 2

@@ -30,7 +30,7 @@ from ..present.leaves import metric_leaves
 from ..present.model_pages import ModelIndex, ModelPage, model_details
 from ..present.pages import BoardPage, ReportPage
 from ..present.publish import chunk_count, chunk_script, data_script, metrics_script
-from ..present.view import report_details
+from ..present.report_details import report_details
 from . import work
 from .writer import SiteWriter
 

@@ -1,4 +1,4 @@
-"""A report page's view: what report.html looks up beyond the page object, its ranks (overall, in
+"""A report page's details: what report.html looks up beyond the page object, its ranks (overall, in
 its suite and family), how sure they are, its nearest neighbours, every metric and metadata value,
 where each published field came from, and the model's attributes from the manifest.
 
