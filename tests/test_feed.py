@@ -21,10 +21,11 @@ from lxml import etree, html as lxml_html
 from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
-from benchmark_leaderboard.decide.comparison import KIND, compare
+from benchmark_leaderboard.decide.comparison import compare
 from benchmark_leaderboard.formatting import isolate
 from benchmark_leaderboard.paths import FEED_PATH
-from benchmark_leaderboard.present.changes_page import INTROS, changes_page
+from benchmark_leaderboard.present.change_kinds import KIND
+from benchmark_leaderboard.present.changes_page import changes_page
 from benchmark_leaderboard.present.feed import LISTED, TAG, feed_bytes, release_entry
 from leaderboard_tools import release, runner
 from leaderboard_tools.build_settings import pelican_settings
@@ -186,7 +187,7 @@ def test_each_entry_says_what_invoke_diff_says_between_the_same_releases(branch)
     # v1.2.0's words name the release it was compared with and the kind of change that stops one.
     content = entries["v1.2.0"].find(f"{ATOM}content").text
     assert content.startswith(f"<p>Compared with <bdi>v1.1.0</bdi>: 3 rows then, 4 rows now. {summary[0].upper()}{summary[1:]}.</p>")
-    assert f"<h2>{KIND['leaks_more'].title}</h2>\n<p>{INTROS['leaks_more']}</p>" in content
+    assert f"<h2>{KIND['leaks_more'].title}</h2>\n<p>{KIND['leaks_more'].intro}</p>" in content
 
 
 def test_each_entry_tells_one_story_its_title_and_content_in_the_same_counts_words_and_capitals(branch):

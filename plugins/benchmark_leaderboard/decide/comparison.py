@@ -1,7 +1,8 @@
 """The comparison of two leaderboards, row by row: two parsed ``leaderboard.json`` documents in, a
-``Diff`` out, and nothing read or written. The changes page and the feed of a build
-(``changes_page``) and ``invoke diff`` (``leaderboard_tools.diff``) all show this one comparison,
-so they always say the same thing; how a Diff ends a command is ``exits.LEAKS_MORE``.
+``Diff`` out, and nothing read, written or worded. The changes page and the feed of a build
+(``changes_page``) and ``invoke diff`` (``leaderboard_tools.diff``) all show this one comparison, in
+the words of ``present.change_kinds``, so they always say the same thing; how a Diff ends a
+command is ``exits.LEAKS_MORE``.
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
 that two releases' leaderboards compare row by row. When one leaderboard holds several rows of one
@@ -14,8 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from pelican.utils import maybe_pluralize
-
 from ..exits import DONE, LEAKS_MORE
 from ..problems import one_line
 from ..versions import RELEASE_TAG, version_key, version_order
@@ -24,34 +23,11 @@ IDENTITY = ("suite", "model_name", "device")
 COMPARED_METRICS = ("leakage", "recall", "f1")
 # The other published fields, in the order a change of them is listed (report_url follows from report_path).
 COMPARED_FIELDS = ("model_family", "release_tag", "run_date", "reproducibility_hash", "report_path")
-METRIC_NAMES = {"leakage": "leakage", "recall": "recall", "f1": "F1"}
 
 
-@dataclass(frozen=True)
-class Kind:
-    """A kind of change, named once for every way of showing a Diff: ``key`` (its list in the Diff and in
-    ``invoke diff --format json``), ``word`` (the first column of the text format, and the anchor of its
-    table on the changes page), ``title`` (its heading in markdown and on the changes page), ``one`` and
-    ``many`` (how the summary counts it); what the changes page says it lists is ``present.changes_page.INTROS``."""
-
-    key: str
-    word: str
-    title: str
-    one: str
-    many: str
-
-
-# Every kind of change, in the order every format lists them: what stops a release first.
-KINDS = (
-    Kind("leaks_more", "leaks-more", "Leaks more", "row leaks more", "rows leak more"),
-    Kind("fell", "fell", "Recall or F1 fell", "fall in recall or F1", "falls in recall or F1"),
-    Kind("added", "added", "Added", "row added", "rows added"),
-    Kind("removed", "removed", "Removed", "row removed", "rows removed"),
-    Kind("improved", "improved", "Improved", "improvement", "improvements"),
-    Kind("rank_moves", "moved", "Rank moves", "rank move", "rank moves"),
-    Kind("field_changes", "field", "Field changes", "field change", "field changes"),
-)
-KIND = {kind.key: kind for kind in KINDS}
+# Every kind of change, by its list in the Diff (and in ``invoke diff --format json``), in the order
+# every format lists them: what stops a release first. How each is worded is present/change_kinds.py's.
+KIND_KEYS = ("leaks_more", "fell", "added", "removed", "improved", "rank_moves", "field_changes")
 
 
 @dataclass(frozen=True)
@@ -158,9 +134,9 @@ class Diff:
         """Less leakage, or more recall or F1."""
         return tuple(change for change in self.metric_changes if change.is_improvement)
 
-    def of_kind(self, kind: Kind) -> tuple[Any, ...]:
-        """The changes of ``kind``, as listed."""
-        return getattr(self, kind.key)
+    def of_kind(self, key: str) -> tuple[Any, ...]:
+        """The changes of the kind ``key`` (one of ``KIND_KEYS``), as listed."""
+        return getattr(self, key)
 
     def has_changes(self) -> bool:
         return bool(self.added or self.removed or self.metric_changes or self.field_changes or self.rank_moves)
@@ -231,12 +207,3 @@ def previous_release_problem(previous: dict[str, Any], release_tag: str | None) 
         said = "the same version as" if version_key(newest) == version_key(release_tag) else "a later version than"
         return f"holds {one_line(newest)}, {said} {release_tag}: a release is compared with an earlier one"
     return None
-
-
-def summary(diff: Diff) -> str:
-    """How many changes of each kind, in the order they are listed; "no changes" when none."""
-    counts = [(len(diff.of_kind(kind)), kind) for kind in KINDS]
-    said = [maybe_pluralize(count, kind.one, kind.many) for count, kind in counts if count]
-    return ", ".join(said) if said else "no changes"
-
-

@@ -1,18 +1,18 @@
-"""The changes page: a Diff (``comparison``) worded for ``changes.html``, its further pages and the
+"""The changes page: a Diff (``comparison``) worded (``change_kinds``) for ``changes.html``, its further pages and the
 note of each changed row's report page, ready to print."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
 
-from ..decide.comparison import (COMPARED_METRICS, KIND, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
-                                 standings, summary)
+from ..decide.comparison import COMPARED_METRICS, Diff, Identity, MetricChange, Standing, standings
 from ..decide.previous import Compared
 from ..formatting import as_sentence, percent, percent_of
 from ..paths import CHANGES_PAGE, changes_page_path
 from ..versions import version_order
 from .board_view import Pager, pager_of
+from .change_kinds import KINDS, METRIC_NAMES, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,30 +72,6 @@ class ChangesPage:
                         page, len(section.lines), self.page_rows, f"Pages of {section.title}")
 
 
-# What the changes page says each kind of change (comparison.KINDS) lists, by its key.
-INTROS = {
-    "leaks_more": "Rows that leak more protected text than before: what stops a release (invoke diff exits 1).",
-    "fell": "Rows whose recall or F1 is lower than before.",
-    "added": "Rows of a suite, model and device the previous leaderboard did not have.",
-    "removed": "Rows of the previous leaderboard this one no longer has (as they stood there).",
-    "improved": "Rows that leak less than before, or whose recall or F1 rose.",
-    "rank_moves": "Rows whose rank changed, overall or in their suite.",
-    "field_changes": "Other published fields of the same row: a renamed report file is the same row with a new path.",
-}
-
-
-class KindHeading(NamedTuple):
-    """A kind of change as a heading and what it lists: a table's on the changes page, the feed entry's."""
-
-    title: str
-    intro: str
-
-
-def heading(key: str) -> KindHeading:
-    """The heading of the kind of change ``key`` (``comparison.KIND``)."""
-    return KindHeading(KIND[key].title, INTROS[key])
-
-
 _ARROW = " \u2192 "
 _METRIC_COLUMNS = ("Metric", "Before", "After", "Change (points)")
 _PRESENCE_COLUMNS = ("Rank", "Suite rank", "Leakage", "Recall", "F1")
@@ -138,7 +114,7 @@ def changes_page(diff: Diff, new_document: dict[str, Any], previous_document: di
         "field_changes": (("Field", "Before", "After"), (False,) * 3,
                           tuple(line(f.identity, (f.field, f.old, f.new)) for f in diff.field_changes)),
     }
-    sections = [Section(kind.word, kind.title, INTROS[kind.key], *tables[kind.key]) for kind in KINDS]
+    sections = [Section(kind.word, kind.title, kind.intro, *tables[kind.key]) for kind in KINDS]
     tags = [row["release_tag"] for row in previous_document["rows"]]
     return ChangesPage(
         release_tag=release_tag,

@@ -2,7 +2,7 @@
 written with feedgenerator (the library Pelican writes its own feeds with).
 
 An entry is a release and what it changed against the leaderboard it was compared with: its title
-counts the kinds of change in the words of ``comparison.KINDS`` (``summary``, what ``invoke diff``
+counts the kinds of change in the words of ``change_kinds.KINDS`` (``summary``, what ``invoke diff``
 and the changes page say), and its content says the same counts in the same words and capitals;
 the first release, compared with nothing, is titled and told as the first, with its rows. Its link
 is the release's changes page, its content lists the rows that leak more, each linked to its
@@ -24,11 +24,11 @@ from urllib.parse import quote
 from feedgenerator import Atom1Feed
 from pelican.utils import maybe_pluralize
 
-from ..decide.comparison import KIND
 from ..formatting import as_sentence, isolate, xml_safe
 from ..paths import CHANGES_PAGE, report_page_url
 from ..versions import version_order
-from .changes_page import ChangesPage, heading
+from .change_kinds import KIND
+from .changes_page import ChangesPage
 
 MEDIA_TYPE = "application/atom+xml"
 CONTENT_TEMPLATE = "feed_entry.html"
@@ -127,7 +127,7 @@ def newest_first(entries: Iterable[FeedEntry]) -> list[FeedEntry]:
 def entry_content(entry: FeedEntry, template: Any) -> str:
     """An entry's content, HTML rendered with ``feed_entry.html`` (``template``) from the entry
     alone, so that the same release reads the same in every feed that lists it."""
-    html = template.render(entry=entry, leaks_more=heading("leaks_more"))
+    html = template.render(entry=entry, leaks_more=KIND["leaks_more"])
     return xml_safe(html)  # an entry's content shows U+FFFD for each character XML cannot hold
 
 
