@@ -271,7 +271,8 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("build: history", "benchmark_leaderboard.decide.history:archive_history", timed),
     ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_index", timed),
     ("build: model index, model page objects", "benchmark_leaderboard.present.model_pages:model_pages", timed),
-    ("build: changes", "benchmark_leaderboard.present.changes_page:build_changes", timed),
+    ("build: changes", "benchmark_leaderboard.decide.previous:compared_with_previous", timed),
+    ("build: changes", "benchmark_leaderboard.present.changes_page:changes_of", timed),
     ("build: announce (content_written)", "benchmark_leaderboard.write.writer:SiteWriter.announce", _timed_announce),
     # The read phase, in the workers.
     ("read: file read (kernel)", "benchmark_leaderboard.read.archive:read_bytes", timed),
@@ -282,9 +283,9 @@ TIMED: tuple[tuple[str, str, Callable[[str, Callable, str], Callable]], ...] = (
     ("read: fill", "benchmark_leaderboard.decide.fill:fill_row", timed),
     # Writing, in the workers.
     ("copy parsed again", "benchmark_leaderboard.decide.pipeline:report_of", timed),
-    ("page details (leaves, percentages)", "benchmark_leaderboard.present.view:report_details", timed),
+    ("page details (leaves, percentages)", "benchmark_leaderboard.present.report_details:report_details", timed),
     ("model page details", "benchmark_leaderboard.present.model_pages:model_details", timed),
-    ("leaderboard.json", "benchmark_leaderboard.present.publish:leaderboard_json", timed_generator),
+    ("leaderboard.json", "benchmark_leaderboard.decide.document:leaderboard_json", timed_generator),
     ("data file", "benchmark_leaderboard.present.publish:data_script", timed),
     ("CSVs", "benchmark_leaderboard.present.downloads:csv_lines", timed),
     ("CSVs", "benchmark_leaderboard.present.downloads:csv_pieces", timed_generator),

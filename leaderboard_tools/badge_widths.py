@@ -20,15 +20,15 @@ import sys
 
 # The characters measured: Latin (Basic, Latin-1, Extended-A and -B), Greek, Cyrillic and the
 # general punctuation (dashes, quotes, the ellipsis). Any other character is as wide as the em
-# when it is a wide East Asian one, takes no room when it combines, and is as wide as FALLBACK
+# when it is a wide East Asian one, takes no room when it combines, and is as wide as UNMEASURED_GLYPH
 # otherwise (``benchmark_leaderboard.badge.advance``).
 RANGES = ((0x20, 0x7E), (0xA0, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x2010, 0x2027), (0x2030, 0x205E))
-FALLBACK = "M"
+UNMEASURED_GLYPH = "M"
 
 
 def measured(font_path: str) -> dict:
     """The table of the font at ``font_path``: its name and version, its units per em, the advance
-    of ``FALLBACK``, and every measured character's advance by its code point (four or more
+    of ``UNMEASURED_GLYPH``, and every measured character's advance by its code point (four or more
     upper-case hex digits)."""
     from fontTools.ttLib import TTFont
 
@@ -40,7 +40,7 @@ def measured(font_path: str) -> dict:
     return {
         "font": f"{font['name'].getDebugName(4)}, {font['name'].getDebugName(5)}",
         "units_per_em": font["head"].unitsPerEm,
-        "fallback": metrics[glyphs[ord(FALLBACK)]][0],
+        "fallback": metrics[glyphs[ord(UNMEASURED_GLYPH)]][0],
         "advances": advances,
     }
 

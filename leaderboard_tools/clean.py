@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import secrets
 
+from pelican.utils import maybe_pluralize
+
 from benchmark_leaderboard.write.output import counts_as_empty, kept_line, one_line, read_marker, remove_listed
 
 from .build_settings import output_refusal, settings_of
@@ -80,4 +82,4 @@ def _entries_line(folder: str, entries: list[str], shown: int = 10) -> str:
     names = [one_line(name) + ("/" if os.path.isdir(os.path.join(folder, name)) and not os.path.islink(os.path.join(folder, name))
                                else "") for name in entries[:shown]]
     more = f" and {len(entries) - shown:,} more" if len(entries) > shown else ""
-    return f"its {len(entries)} {'entry stays' if len(entries) == 1 else 'entries stay'}: {', '.join(names)}{more}"
+    return f"its {maybe_pluralize(len(entries), 'entry stays', 'entries stay')}: {', '.join(names)}{more}"

@@ -1,7 +1,7 @@
 """What changed between two leaderboards, row by row, for ``invoke diff``: the readers that find and
 check a leaderboard (``read_source``: a file, a render folder or a git ref) and the formatters that
 show the result (``FORMATS``: text, markdown, json). The comparison itself (``compare``, pure) lives in
-the plugin (``benchmark_leaderboard.comparison``), where the site's changes page and feed use it too;
+the plugin (``benchmark_leaderboard.decide.comparison``), where the site's changes page and feed use it too;
 how it ends the command is the exit table's (``exits.LEAKS_MORE``).
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
@@ -16,15 +16,15 @@ import os
 import subprocess
 from typing import Any, Callable
 
-from benchmark_leaderboard.decide.comparison import (COMPARED_METRICS, IDENTITY, KINDS, METRIC_NAMES, Diff, Identity,
-                                                     MetricChange, Presence, compare, summary)
+from benchmark_leaderboard.decide.comparison import COMPARED_METRICS, IDENTITY, Diff, Identity, MetricChange, Presence, compare
 from benchmark_leaderboard.formatting import percent, percent_of
+from benchmark_leaderboard.present.change_kinds import KINDS, METRIC_NAMES, summary
 from benchmark_leaderboard.problems import one_line
 from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
 
 # The diff's own document, published under schemas/ beside the leaderboard's schema.
 DIFF_SCHEMA = "leaderboard-diff.schema.json"
-DIFF_SCHEMA_VERSION = 2  # 2: one list per kind of change (comparison.KINDS), named as every format names it
+DIFF_SCHEMA_VERSION = 2  # one list per kind of change (change_kinds.KINDS), named as every format names it
 
 
 # -- Reading an input: a leaderboard.json, a render folder or a git ref ---------------------------
@@ -119,7 +119,7 @@ def text_lines(diff: Diff) -> list[tuple[str, Identity, str]]:
                                     f"{_moved(move.old_suite_rank, move.new_suite_rank)}"),
         "field_changes": lambda change: f"{change.field} {change.old} -> {change.new}",
     }
-    return [(kind.word, change.identity, details[kind.key](change)) for kind in KINDS for change in diff.of_kind(kind)]
+    return [(kind.word, change.identity, details[kind.key](change)) for kind in KINDS for change in diff.of_kind(kind.key)]
 
 
 def format_text(diff: Diff) -> str:
@@ -197,7 +197,7 @@ def format_markdown(diff: Diff) -> str:
     }
     for kind in KINDS:
         header, align, row_of = tables[kind.key]
-        section(kind.title, header, align, [row_of(change) for change in diff.of_kind(kind)])
+        section(kind.title, header, align, [row_of(change) for change in diff.of_kind(kind.key)])
     return "\n".join(out[:-1]) + "\n"
 
 

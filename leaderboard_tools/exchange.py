@@ -21,8 +21,8 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator
 
-from benchmark_leaderboard.write.output import (INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, MARKER, TOKEN,
-                                                one_line, read_marker, remove_unwritten)
+from benchmark_leaderboard.paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, TOKEN
+from benchmark_leaderboard.write.output import MARKER, one_line, read_marker, remove_unwritten
 
 from .faults import BuildError, OutputBusy, reason
 from .interrupts import signals_deferred

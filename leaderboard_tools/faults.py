@@ -1,5 +1,5 @@
 """What stops a build or a ``clean``, each fault one line for the user, and how an operating-system
-error is put into words in those lines.
+error is put into words in those lines (``reason``, the plugin's own, ``problems.reason``).
 
 ``tasks.py`` and the preview print ``error.line()`` and exit with the status of ``exits`` that the
 fault's kind calls for; a signal is no fault of these (``interrupts.BuildInterrupted``)."""
@@ -7,6 +7,8 @@ fault's kind calls for; a signal is no fault of these (``interrupts.BuildInterru
 from __future__ import annotations
 
 import os
+
+from benchmark_leaderboard.problems import reason  # noqa: F401 - the one wording of an OS error, for the tooling
 
 
 class BuildError(Exception):
@@ -45,7 +47,3 @@ def filename(error: OSError) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def reason(error: OSError) -> str:
-    """Why an operating-system call failed, lower-cased to follow a colon."""
-    text = error.strerror or str(error)
-    return text[:1].lower() + text[1:]

@@ -7,6 +7,10 @@ before TAG (the workflow compares a new release with it); ``--help`` says what e
 
 from __future__ import annotations
 
+# Not ghp-import (what Pelican's tasks.py template uses): its commit replaces the branch's whole tree
+# (fast-import's deleteall), so it cannot keep releases/<tag>/ beside the others, and it moves the
+# branch (to the remote's, then to its commit) without a compare-and-swap of the old tip.
+
 import json
 import os
 import subprocess
@@ -14,6 +18,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from typing import Callable, Sequence
+
+from pelican.utils import maybe_pluralize
 
 from benchmark_leaderboard.paths import BADGES, FEED_PATH, PREVIOUS_COPY
 from benchmark_leaderboard.versions import RELEASE_TAG, version_key, version_order
@@ -122,7 +128,7 @@ def commit_release(repository: str, folder: str, release_tag: str, branch: str, 
                           render_tree).stdout.strip("\0").split("\0")
             raise ReleaseRewritten(
                 f"{kept_release_path(release_tag)} on {branch} already holds {release_tag} with other bytes "
-                f"({len(differ)} {'file differs' if len(differ) == 1 else 'files differ'}); a published release is never "
+                f"({maybe_pluralize(len(differ), 'file differs', 'files differ')}); a published release is never "
                 "rewritten: publish the change under a new release tag")
         trees = {**kept, release_tag: render_tree}
         latest = latest_release(trees)

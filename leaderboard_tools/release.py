@@ -23,46 +23,18 @@ from benchmark_leaderboard.paths import FEED_PATH, PREVIOUS_COPY
 from benchmark_leaderboard.present.badge import TEMPLATE as BADGE_TEMPLATE, absent_badge, badge_svg
 from benchmark_leaderboard.present.changes_page import changes_page
 from benchmark_leaderboard.present.feed import CONTENT_TEMPLATE, TAG, feed_bytes, release_entry
+from benchmark_leaderboard.problems import one_line
 from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.read.leaderboard_file import UnusableInput, parse_leaderboard
+from benchmark_leaderboard.regular_file import NotRegular, opened, read_regular
 from benchmark_leaderboard.settings import options
 from benchmark_leaderboard.versions import RELEASE_TAG, version_order
+from benchmark_leaderboard.write.output import MARKER, marker_bytes, read_marker
 
 CHECKSUMS = "SHA256SUMS"
 UNCERTAINTY = "uncertainty.json"
 # GitHub Pages runs Jekyll on a branch without this file, and Jekyll drops paths that start with "_".
 NO_JEKYLL = ".nojekyll"
-
-try:
-    from benchmark_leaderboard.problems import one_line
-except ImportError:  # until the plugin's own lands: the same rule
-    def one_line(text: str) -> str:
-        return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
-
-try:
-    from benchmark_leaderboard.write.output import MARKER, marker_bytes, read_marker
-except ModuleNotFoundError as missing:  # until the plugin's output module lands: the same name, bytes and rules
-    if missing.name != "benchmark_leaderboard.write.output":
-        raise
-    MARKER = ".leaderboard-render.json"
-
-    def marker_bytes(release_tag: str | None) -> bytes:
-        document = {"generator": "openmed-benchmark-leaderboard", "marker": 1, "release_tag": release_tag}
-        return (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
-
-    def read_marker(folder: str) -> dict | None:
-        path = os.path.join(folder, MARKER)
-        try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                return None
-            with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as handle:
-                data = handle.read(4097) if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) else b""
-            document = json.loads(data.decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            return None
-        tag = document.get("release_tag") if isinstance(document, dict) else None
-        return document if (tag is None or isinstance(tag, str)) and data == marker_bytes(tag) else None
-
 
 _KINDS = ((stat.S_ISFIFO, "fifo"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
           (stat.S_ISBLK, "block device"))
@@ -213,12 +185,12 @@ def _relative(root: str, path: str) -> str:
 
 
 def _sha256_file(path: str) -> str:
-    # O_NONBLOCK: should a FIFO take the file's place after it was listed, opening it does not wait for a writer.
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    # Should a FIFO or anything else take the file's place after it was listed, it is not read.
+    try:
+        descriptor, _ = opened(path)
+    except NotRegular as error:
+        return NOT_REGULAR + _kind(error.mode)
     with open(descriptor, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            return NOT_REGULAR + _kind(mode)
         digest = hashlib.sha256()
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
@@ -367,8 +339,7 @@ def kept_releases_in(folder: str) -> list[KeptRelease]:
             continue
         where = f"{RELEASES}/{name}"
         try:
-            with open(os.path.join(path, "leaderboard.json"), "rb") as handle:
-                leaderboard = handle.read()
+            leaderboard = read_regular(os.path.join(path, "leaderboard.json"))
             previous, uncertainty = (_optional_file(os.path.join(path, *file.split("/")))
                                      for file in (PREVIOUS_COPY, UNCERTAINTY))
         except OSError as error:
@@ -381,8 +352,7 @@ def _optional_file(path: str) -> bytes | None:
     """The bytes of the regular file at ``path``, or None when there is none."""
     if not os.path.isfile(path):
         return None
-    with open(path, "rb") as handle:
-        return handle.read()
+    return read_regular(path)
 
 
 def absent_badges(kept: Iterable[KeptRelease], latest: str, paths: Iterable[str], settings: dict) -> dict[str, bytes]:

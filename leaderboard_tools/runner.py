@@ -3,7 +3,7 @@ under the output's lock, carry what a user put there into the new render, and ex
 one step; a summary line for the user.
 
 The output belongs to the build only where the build made it: before any work the output is
-judged (``benchmark_leaderboard.output.output_problem``), and only a new or empty folder or an
+judged (``benchmark_leaderboard.write.output.judge``), and only a new or empty folder or an
 earlier render (a folder holding the render marker) is ever replaced or removed. The output keeps
 its mode. A refused, failed or interrupted build leaves the output as it was; what a killed one left
 (its staging folder, or a move into a mount point half done) is finished or removed by the next
@@ -23,10 +23,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pelican.utils import maybe_pluralize
+
 from benchmark_leaderboard.problems import BuildFailed, BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
 from benchmark_leaderboard.write.output import (MARKER, judge, kept_line, marker_bytes, one_line, overwrite_problem,
-                                                read_marker)
+                                                read_marker, within)
 
 from .build_settings import build_overrides, settings_of
 from .exchange import Place
@@ -54,8 +56,7 @@ class Summary:
                 f"{_count(self.families, 'family', 'families')}, {files} in {self.seconds:.2f} s")
 
 
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
+_count = maybe_pluralize
 
 
 def build(
@@ -184,7 +185,7 @@ class _Build:
         path = filename(error)
         written = [place.target, place.lock] + ([staging] if staging else [])
         writing = path is not None and (os.path.abspath(path) == place.parent
-                                        or any(_within(os.path.abspath(path), folder) for folder in written))
+                                        or any(within(os.path.abspath(path), folder) for folder in written))
         if error.errno in (errno.ENOSPC, errno.EDQUOT):
             what = f"no space left on device while writing {one_line(path or staging or place.target)}"
         elif path is None:
@@ -222,7 +223,3 @@ def say(message: str) -> None:
 def _write_new(path: str, data: bytes) -> None:
     with open(path, "xb") as file:
         file.write(data)
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmark_leaderboard.board import Leaderboard
+from benchmark_leaderboard.decide.document import leaderboard_json
 from benchmark_leaderboard.decide.pipeline import read_leaderboard, report_of
-from benchmark_leaderboard.present.publish import leaderboard_json
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.settings import options
 

@@ -289,7 +289,7 @@ def test_widths_come_from_the_table():
     assert badge.text_width("PHI leakage") == 651  # tenths of a pixel, rounded half up
     assert badge.advance("\u0301") == 0 and badge.advance("医") == badge.UNITS_PER_EM
     assert badge.advance("\U0001F600") == badge.UNITS_PER_EM  # an emoji is as wide as East Asian text
-    assert badge.advance("\u10d0") == badge.FALLBACK  # Georgian: not measured, as wide as an M
+    assert badge.advance("\u10d0") == badge.UNMEASURED_ADVANCE  # Georgian: not measured, as wide as an M
 
 
 @pytest.mark.browser

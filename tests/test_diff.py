@@ -12,7 +12,8 @@ import pytest
 from conftest import HASH, ROOT, run_invoke
 from tasks_support import git
 
-from benchmark_leaderboard.decide.comparison import Identity, compare
+from benchmark_leaderboard.decide.comparison import KIND_KEYS, Identity, compare
+from benchmark_leaderboard.present.change_kinds import KINDS
 from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.versions import version_key
 from leaderboard_tools import diff
@@ -177,6 +178,11 @@ def pair(tmp_path):
     write(tmp_path / "old.json", OLD)
     write(tmp_path / "new.json", NEW)
     return tmp_path
+
+
+def test_every_kind_of_change_is_worded_once_in_the_comparisons_order():
+    assert tuple(kind.key for kind in KINDS) == KIND_KEYS
+    assert len({kind.word for kind in KINDS}) == len({kind.title for kind in KINDS}) == len(KINDS)
 
 
 def test_text_lists_each_change_on_an_aligned_line_a_row_that_leaks_more_first_and_exits_1(pair):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 from pathlib import Path
 
@@ -54,6 +55,18 @@ def as_text(row: dict, figures: dict) -> list[str]:
 ])
 def test_a_cell_is_quoted_when_it_must_be_and_a_formula_is_neutralised(value, written):
     assert cell(value) == written
+
+
+def test_every_cell_reads_back_as_its_text_beside_others_on_a_line():
+    # Texts of the characters CSV treats specially, at random: a line of three cells reads back as
+    # the three texts (a formula's with its single quote), whatever each holds.
+    rng = random.Random(4180)
+    alphabet = ['"', ",", "\r", "\n", "\t", "=", "+", "-", "@", "'", " ", "a", "é", "\u2028"]
+    for _ in range(3000):
+        texts = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 6))) for _ in range(3)]
+        line = ",".join(map(cell, texts)) + "\r\n"
+        expected = ["'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text for text in texts]
+        assert next(csv.reader(io.StringIO(line, newline=""), strict=True)) == expected, line
 
 
 SMALL = {

@@ -168,7 +168,7 @@ def test_the_page_values_are_the_archive_values_as_they_are_not_markup():
     # them where they are printed, and a theme author may filter, compare or branch on them.
     from markupsafe import Markup
 
-    from benchmark_leaderboard.present.view import Leaf, leaves, origin
+    from benchmark_leaderboard.present.report_details import Leaf, leaves, origin
     from benchmark_leaderboard.formatting import percent
 
     assert percent(0.5) == "50.00" and type(percent(0.5)) is str

@@ -21,9 +21,10 @@ from lxml import etree, html as lxml_html
 from conftest import HASH, ROOT, report, run_invoke, write_archive
 from tasks_support import git
 
-from benchmark_leaderboard.decide.comparison import KIND, compare
+from benchmark_leaderboard.decide.comparison import compare
 from benchmark_leaderboard.formatting import isolate
 from benchmark_leaderboard.paths import FEED_PATH
+from benchmark_leaderboard.present.change_kinds import KIND
 from benchmark_leaderboard.present.changes_page import changes_page
 from benchmark_leaderboard.present.feed import LISTED, TAG, feed_bytes, release_entry
 from leaderboard_tools import release, runner

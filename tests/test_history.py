@@ -15,7 +15,8 @@ import pytest
 from conftest import HASH, ROOT, run_invoke
 
 from benchmark_leaderboard.board import Row
-from benchmark_leaderboard.decide.history import archive_history, model_history
+from benchmark_leaderboard.decide.history import archive_history
+from benchmark_leaderboard.present.history import model_history
 from benchmarks.make_archive import make_archive
 
 
@@ -53,10 +54,10 @@ def test_the_archive_is_indexed_once_in_version_order_and_one_release_has_no_his
             row("v1.0.0", 0.1, device="cuda"), row("v2.0.0", 0.2, device="cuda")]
     history = archive_history(rows)
     assert len(history) == 2
-    assert [entry.release_tag for entry in history.of(rows[0]).entries] == ["nightly", "v1.9.0", "v1.10.0-rc.1", "v1.10.0"]
-    assert [entry.current for entry in history.of(rows[1]).entries] == [False, True, False, False]
+    assert [row.release_tag for row in history.of(rows[0])] == ["nightly", "v1.9.0", "v1.10.0-rc.1", "v1.10.0"]
+    assert [entry.current for entry in model_history(history.of(rows[1]), rows[1].report_path).entries] == [False, True, False, False]
     assert history.of(rows[4]) is None and history.of(rows[6]) is None
-    assert [entry.release_tag for entry in history.of(rows[7]).entries] == ["v1.0.0", "v2.0.0"]
+    assert [row.release_tag for row in history.of(rows[7])] == ["v1.0.0", "v2.0.0"]
 
 
 @pytest.fixture(scope="module")

@@ -37,15 +37,14 @@ def test_every_violation_of_the_leaderboard_schema_is_named(archive):
 
 
 def test_a_leaderboard_that_breaks_its_schema_is_never_written(archive, monkeypatch):
-    def with_a_stray_field(ranked, suites):
-        document = real_document(ranked, suites)
-        document["generated"] = "today"
-        return document
+    def with_a_stray_field(rows, suites, first_only=False):
+        text = b"".join(real_encoder(rows, suites, first_only))
+        yield text[:-2] + b',\n  "generated": "today"\n}\n'
 
     from benchmark_leaderboard.decide import pipeline
 
-    real_document = pipeline.document_view
-    monkeypatch.setattr(pipeline, "document_view", with_a_stray_field)
+    real_encoder = pipeline.leaderboard_json
+    monkeypatch.setattr(pipeline, "leaderboard_json", with_a_stray_field)
     with pytest.raises(BuildRefused) as refused:
         build(archive({"a.report.json": report()}))
 

@@ -16,7 +16,7 @@ from core_support import write_manifest
 
 from benchmark_leaderboard.formatting import size_text
 from benchmark_leaderboard.present.publish import unpacked
-from benchmark_leaderboard.present.view import model_attributes
+from benchmark_leaderboard.present.report_details import model_attributes
 from leaderboard_tools.runner import build
 
 FULL = {"repo_id": "OpenMed/model-a", "family": "PII", "param_count": 44000000, "license": "apache-2.0",

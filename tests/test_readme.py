@@ -17,7 +17,6 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -607,7 +606,7 @@ def test_the_diff_sample_is_what_invoke_diff_prints_of_the_pages_branch(tmp_path
 
 
 def test_the_kinds_table_names_each_kind_as_every_format_does():
-    from benchmark_leaderboard.decide.comparison import KINDS
+    from benchmark_leaderboard.present.change_kinds import KINDS
 
     rows = table_with("kind", "text", "json").rows
     assert [(row["kind"], row["text"].strip("`"), row["json"].strip("`")) for row in rows] == [

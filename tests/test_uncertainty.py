@@ -16,10 +16,9 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from benchmark_leaderboard.board import Family, Filled, Suite
-from benchmark_leaderboard.decide.uncertainty import (FIGURES, Z, rank_ranges, told_apart, uncertainty_document,
-                                                      uncertainty_of, wilson)
+from benchmark_leaderboard.decide.document import uncertainty_json
+from benchmark_leaderboard.decide.uncertainty import FIGURES, METHODS, Z, rank_ranges, told_apart, uncertainty_of, wilson
 from benchmark_leaderboard.formatting import percent
-from benchmark_leaderboard.present.publish import uncertainty_json
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.read import validate
 from benchmark_leaderboard.read.canonical import canonical
@@ -182,7 +181,8 @@ def test_uncertainty_json_is_the_canonical_form_of_every_rows_figures_by_report_
     text = b"".join(uncertainty_json(board.rows, board.uncertainty))
     document = json.loads(text)
 
-    assert text == canonical(uncertainty_document(board.rows, board.uncertainty, range(len(board.rows))))
+    figures = {row.report_path: dict(zip(FIGURES, board.uncertainty.values(index))) for index, row in enumerate(board.rows)}
+    assert text == canonical({"methods": METHODS, "row_count": 20, "rows": figures, "schema_version": 1})
     assert text == (json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
     assert list(document["rows"]) == sorted(row.report_path for row in board.rows)
     assert document["row_count"] == len(board.rows) == 20
@@ -210,14 +210,13 @@ def test_the_published_schema_is_the_one_checked_and_every_row_figure_is_describ
 def test_an_uncertainty_document_that_breaks_its_schema_is_never_written(archive, monkeypatch):
     from benchmark_leaderboard.decide import pipeline
 
-    real = pipeline.uncertainty_document
+    real = pipeline.uncertainty_json
 
-    def with_a_stray_field(rows, sure, indices):
-        document = real(rows, sure, indices)
-        document["generated"] = "today"
-        return document
+    def with_a_stray_field(rows, sure, indices=None):
+        text = b"".join(real(rows, sure, indices))
+        yield text[:-2] + b',\n  "generated": "today"\n}\n'
 
-    monkeypatch.setattr(pipeline, "uncertainty_document", with_a_stray_field)
+    monkeypatch.setattr(pipeline, "uncertainty_json", with_a_stray_field)
     with pytest.raises(BuildRefused) as refused:
         build(archive({"a.report.json": report()}))
 
@@ -371,7 +370,7 @@ def test_any_whole_number_of_fixtures_gives_an_interval_and_is_published_as_give
 
 
 def test_each_rows_interval_texts_are_those_interval_text_writes():
-    # Worked out once a build (view.interval_texts) and shared by every page that writes them.
+    # Worked out once a build (formatting.interval_texts) and shared by every page that writes them.
     from array import array
 
     from benchmark_leaderboard.formatting import interval_text, interval_texts

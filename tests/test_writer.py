@@ -5,7 +5,6 @@ a file goes is replaced, never written through."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from conftest import report, run_invoke
 

@@ -1,7 +1,8 @@
 """Every number and text as the pages and messages write it, in one place: a fraction as an exact
 percentage (``percent``, ``percent_of``), a 95% interval (``interval_text``), a parameter count
 (``size_text``), a short hash, the words that open a sentence, a value isolated from the text around
-it (``isolate``), and the tables' rounding (``rounded``, ``table_decimals``). ``TEMPLATE_FILTERS``
+it (``isolate``), text as XML can hold it (``xml_safe``), and the tables' rounding (``rounded``,
+``table_decimals``). ``TEMPLATE_FILTERS``
 are the ones the theme's templates use as filters.
 
 The tables' rounding: the tables of rows (a suite's best rows, the family tables, their cards) write
@@ -18,6 +19,7 @@ rows it makes with the same number of decimals, which the page's data carries (`
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Sequence
@@ -190,6 +192,19 @@ def percent_of(value: Decimal, signed: bool = False) -> str:
     if signed:
         return ("-" if scaled < 0 else "+") + shown
     return ("-" if scaled < 0 else "") + shown
+
+
+# The characters XML 1.0 cannot hold, even escaped: every one but those of its production Char,
+# #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF] (the C0 controls but tab,
+# line feed and carriage return; the surrogates; U+FFFE and U+FFFF). A regular expression's class.
+NOT_XML = "\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff"
+_NOT_XML = re.compile(f"[{NOT_XML}]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 cannot hold replaced by U+FFFD (feedgenerator and any
+    XML parser refuse them)."""
+    return _NOT_XML.sub("\ufffd", text)
 
 
 def as_sentence(words: str) -> str:

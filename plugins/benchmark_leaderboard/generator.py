@@ -1,7 +1,7 @@
 """Pelican glue: connects the phases to Pelican's, and does nothing else.
 
 ``generate_context`` reads and decides (``decide.pipeline``: one immutable ``Leaderboard``; the
-board's view, its places, its page objects, the changes page and feed entry of a build given a
+board's view, its page objects, the changes page and feed entry of a build given a
 previous leaderboard), checks what the build may write (``write.claims``, ``write.output``) and puts
 it all in the context; it writes nothing and leaves nothing running. ``generate_output`` hands the
 writing map its tasks (``write.work``, ``write.rendering``: every page rendered with the context as
@@ -26,6 +26,7 @@ from pelican.generators import Generator
 from . import exits, workers
 from .board import Leaderboard
 from .decide.history import archive_history
+from .decide.previous import compared_with_previous
 from .decide.pipeline import read_leaderboard
 from .formatting import TEMPLATE_FILTERS, short_hash
 from .one_line import print_problems_on_one_line
@@ -34,12 +35,12 @@ from .paths import (CHANGES_PAGE, FEED_PATH, SCHEMAS, address_of, family_page_pa
 from .present import included
 from .present.badge import STYLE, TEMPLATE as BADGE_TEMPLATE, badge_rows
 from .present.board_view import BoardView, board_view, site_nav
-from .present.changes_page import build_changes
+from .present.changes_page import changes_of
 from .present.columns import (CELLS, FAMILY_COLUMNS, HASH_SHOWN, NUMERIC_KINDS, TABLES, TOP_CELLS, TOP_COLUMNS,
                               track as column_track)
 from .present.feed import CONTENT_TEMPLATE, FeedEntry, feed_bytes, release_entry
 from .present.model_pages import ModelIndex, model_index, model_pages
-from .present.pages import board_places, leaderboard_pages
+from .present.pages import board_page_specs, leaderboard_pages
 from .present.publish import ROW_CHUNK
 from .problems import BuildFailed
 from .read import validate
@@ -131,8 +132,8 @@ class LeaderboardGenerator(Generator):
         self.context["row_chunk"] = ROW_CHUNK
         # A report page looks its row's history up here; a build given a previous leaderboard has a changes page.
         self.context["leaderboard_history"] = archive_history(self.leaderboard.rows)
-        self.changes = build_changes(self.options.previous_leaderboard, self.options.release_tag, self.leaderboard.rows,
-                                     self.options.page_rows)
+        self.changes = changes_of(compared_with_previous(self.options.previous_leaderboard, self.options.release_tag,
+                                                         self.leaderboard.rows), self.options.page_rows)
         self.context["leaderboard_changes"] = self.changes
         # What the site's header links when the build has a changes page (a plain value: a template
         # that reads only this depends on no row).
@@ -153,16 +154,16 @@ class LeaderboardGenerator(Generator):
         # Every HTML page this build writes, as the page objects Pelican makes (content_object_init
         # is sent for each as it is made): what the templates get as ``page``, what other plugins
         # iterate, and what content_written carries for each page.
-        self.places = board_places(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
-                                   self.options.index_save_as, self.options.index_url)
-        self.pages = leaderboard_pages(self.leaderboard, self.places, self.settings, self.context)
+        self.page_specs = board_page_specs(self.leaderboard, self.view, self.changes, self.settings.get("SITENAME", ""),
+                                           self.options.index_save_as, self.options.index_url)
+        self.pages = leaderboard_pages(self.leaderboard, self.page_specs, self.settings, self.context)
         # Then a page a model (model_pages), after the report pages.
         self.models: ModelIndex = model_index(self.leaderboard.rows)
         self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
         # Every file the leaderboard writes, what makes it and what it is made from (write/plan.py).
         self.plan: Plan = plan(self.leaderboard, self.view, self.changes, self.feed, self.badge_rows, self.models,
-                               self.places, self.options.index_save_as, self.options.index_url)
+                               self.page_specs, self.options.index_save_as, self.options.index_url)
         if self.earlier_files is not None:
             claims.refuse_overwriting(self.output_path, self.plan.paths(), self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
@@ -190,17 +191,17 @@ class LeaderboardGenerator(Generator):
         site = writer if isinstance(writer, SiteWriter) else SiteWriter(self.output_path, self.settings)
         site.prepare(previous, self.options.keep_unchanged and not self.in_place, (earlier or {}).get("digests"),
                      output.marker_time(previous) if earlier else None)
-        places = len(self.places)
+        boards = len(self.page_specs)
         job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
                        self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
                        self.env.get_template("panel.js"), dict(self.context), self.settings["RELATIVE_URLS"], site,
                        self.options.index_save_as, self.options.index_url,
-                       {page.save_as: page for page in self.pages[:places]},
-                       self.pages[places:places + len(board.rows)],
+                       {page.save_as: page for page in self.pages[:boards]},
+                       self.pages[boards:boards + len(board.rows)],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
-                       self.pages[places + len(board.rows):], self.plan.digests)
+                       self.pages[boards + len(board.rows):], self.plan.digests)
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The files made of every row first, in one task: one worker reads all the rows, the others
         # only those of their own tasks, so that fewer of the pages they share with this process are

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import sys
 
+from pelican.utils import maybe_pluralize
+
 from .problems import BuildFailed, BuildRefused, one_line
 
 
@@ -21,7 +23,7 @@ class ProblemsOnOneLine(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, BuildRefused):
             count = len(error.problems)
-            lines = error.lines() + [f"build refused: {count} problem{'s' if count != 1 else ''}; nothing was written"]
+            lines = error.lines() + [f"build refused: {maybe_pluralize(count, 'problem', 'problems')}; nothing was written"]
         elif isinstance(error, BuildFailed):
             lines = [f"build failed: {error}"]
         elif isinstance(error, OSError) and hasattr(error, "exitcode"):

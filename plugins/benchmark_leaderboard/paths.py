@@ -3,7 +3,13 @@ data file and badge is written (relative to the output folder, with "/"), and it
 site (``url_of``). The index's own path and URL are settings (``LEADERBOARD_INDEX_SAVE_AS``,
 ``LEADERBOARD_INDEX_URL``: settings.py); everything else lives in folders and files that only the
 leaderboard writes (``OWN_FOLDERS``, ``OWN_FILES``, ``ROOT_FILES``), which output.py and the
-collision check read."""
+collision check read.
+
+The names of the working files a build into a mount point leaves inside the output
+(``INNER_LOCK``, ``INNER_STAGING_PREFIX``, ``INNER_OLD_PREFIX``, ``TOKEN``) are the tooling's
+(``leaderboard_tools.exchange`` makes them), but they are declared here: the plugin must know them
+to judge an output (one holding only them counts as empty, and a render in place or ``clean`` leaves
+them; write/output.py), and the plugin imports nothing of the tooling, which imports the plugin."""
 
 from __future__ import annotations
 
@@ -190,3 +196,12 @@ OWN_FILES = (CHANGES_PAGE, FEED_PATH)
 
 # The files outside those folders that every render writes (the index aside: LEADERBOARD_INDEX_SAVE_AS).
 ROOT_FILES = (LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, LEADERBOARD_CSV, COMPARE_PAGE, COLUMNS_CSS, NOJS_CSS)
+
+
+# What a build into a mount point leaves inside the output while it works (leaderboard_tools.exchange
+# makes them; a killed build may leave them behind): its lock, and its staging and old folders, each
+# a prefix and a TOKEN. The random part of every name the tooling makes: 12 lower-case hex digits.
+INNER_LOCK = ".leaderboard.lock"
+INNER_STAGING_PREFIX = ".leaderboard-staging-"
+INNER_OLD_PREFIX = ".leaderboard-old-"
+TOKEN = "[0-9a-f]{12}"

@@ -22,6 +22,12 @@ class Problem:
         return one_line(f"{self.file}: {self.rule}")
 
 
+def reason(error: OSError) -> str:
+    """Why an operating-system call failed, lower-cased to follow a colon."""
+    text = error.strerror or str(error)
+    return text[:1].lower() + text[1:]
+
+
 def one_line(text: str) -> str:
     """``text`` as it can be printed on one line: characters that are not printable (a newline, a
     tab, a terminal escape) are written as Python escapes, everything else as it is. A problem is

@@ -1,7 +1,8 @@
 """The comparison of two leaderboards, row by row: two parsed ``leaderboard.json`` documents in, a
-``Diff`` out, and nothing read or written. The changes page and the feed of a build
-(``changes_page``) and ``invoke diff`` (``leaderboard_tools.diff``) all show this one comparison,
-so they always say the same thing; how a Diff ends a command is ``exits.LEAKS_MORE``.
+``Diff`` out, and nothing read, written or worded. The changes page and the feed of a build
+(``changes_page``) and ``invoke diff`` (``leaderboard_tools.diff``) all show this one comparison, in
+the words of ``present.change_kinds``, so they always say the same thing; how a Diff ends a
+command is ``exits.LEAKS_MORE``.
 
 A row is identified by its suite, model and device; its release tag is not part of the identity, so
 that two releases' leaderboards compare row by row. When one leaderboard holds several rows of one
@@ -22,42 +23,11 @@ IDENTITY = ("suite", "model_name", "device")
 COMPARED_METRICS = ("leakage", "recall", "f1")
 # The other published fields, in the order a change of them is listed (report_url follows from report_path).
 COMPARED_FIELDS = ("model_family", "release_tag", "run_date", "reproducibility_hash", "report_path")
-METRIC_NAMES = {"leakage": "leakage", "recall": "recall", "f1": "F1"}
 
 
-@dataclass(frozen=True)
-class Kind:
-    """A kind of change, named once for every way of showing a Diff: ``key`` (its list in the Diff and in
-    ``invoke diff --format json``), ``word`` (the first column of the text format, and the anchor of its
-    table on the changes page), ``title`` (its heading in markdown and on the changes page), ``one`` and
-    ``many`` (how the summary counts it) and ``intro`` (what it lists, on the changes page)."""
-
-    key: str
-    word: str
-    title: str
-    one: str
-    many: str
-    intro: str
-
-
-# Every kind of change, in the order every format lists them: what stops a release first.
-KINDS = (
-    Kind("leaks_more", "leaks-more", "Leaks more", "row leaks more", "rows leak more",
-         "Rows that leak more protected text than before: what stops a release (invoke diff exits 1)."),
-    Kind("fell", "fell", "Recall or F1 fell", "fall in recall or F1", "falls in recall or F1",
-         "Rows whose recall or F1 is lower than before."),
-    Kind("added", "added", "Added", "row added", "rows added",
-         "Rows of a suite, model and device the previous leaderboard did not have."),
-    Kind("removed", "removed", "Removed", "row removed", "rows removed",
-         "Rows of the previous leaderboard this one no longer has (as they stood there)."),
-    Kind("improved", "improved", "Improved", "improvement", "improvements",
-         "Rows that leak less than before, or whose recall or F1 rose."),
-    Kind("rank_moves", "moved", "Rank moves", "rank move", "rank moves",
-         "Rows whose rank changed, overall or in their suite."),
-    Kind("field_changes", "field", "Field changes", "field change", "field changes",
-         "Other published fields of the same row: a renamed report file is the same row with a new path."),
-)
-KIND = {kind.key: kind for kind in KINDS}
+# Every kind of change, by its list in the Diff (and in ``invoke diff --format json``), in the order
+# every format lists them: what stops a release first. How each is worded is present/change_kinds.py's.
+KIND_KEYS = ("leaks_more", "fell", "added", "removed", "improved", "rank_moves", "field_changes")
 
 
 @dataclass(frozen=True)
@@ -164,9 +134,9 @@ class Diff:
         """Less leakage, or more recall or F1."""
         return tuple(change for change in self.metric_changes if change.is_improvement)
 
-    def of_kind(self, kind: Kind) -> tuple[Any, ...]:
-        """The changes of ``kind``, as listed."""
-        return getattr(self, kind.key)
+    def of_kind(self, key: str) -> tuple[Any, ...]:
+        """The changes of the kind ``key`` (one of ``KIND_KEYS``), as listed."""
+        return getattr(self, key)
 
     def has_changes(self) -> bool:
         return bool(self.added or self.removed or self.metric_changes or self.field_changes or self.rank_moves)
@@ -237,16 +207,3 @@ def previous_release_problem(previous: dict[str, Any], release_tag: str | None) 
         said = "the same version as" if version_key(newest) == version_key(release_tag) else "a later version than"
         return f"holds {one_line(newest)}, {said} {release_tag}: a release is compared with an earlier one"
     return None
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
-def summary(diff: Diff) -> str:
-    """How many changes of each kind, in the order they are listed; "no changes" when none."""
-    counts = [(len(diff.of_kind(kind)), kind) for kind in KINDS]
-    said = [_plural(count, kind.one, kind.many) for count, kind in counts if count]
-    return ", ".join(said) if said else "no changes"
-
-

@@ -24,7 +24,7 @@ METRIC_PATHS = {
     "f1": ("exact_span_f1.f1", "span.f1", "micro.f1", "micro_f1", "f1"),
 }
 MANIFEST = "models.jsonl"
-FALLBACK = "--release-tag"
+TAG_FLAG = "--release-tag"
 ARCHIVE = "archive"
 
 
@@ -120,7 +120,7 @@ def fill_row(candidate: Candidate, manifest: Manifest, release_tag: str | None) 
          f"model family: {_why(family, source)}; set metadata.model_family or metadata.family, or a family in the {MANIFEST} row whose repo_id is the model_name"))
 
     source, tag = _first_set([("/metadata/release_tag", metadata.get("release_tag")),
-                              ("/metadata/release", metadata.get("release")), (FALLBACK, release_tag)])
+                              ("/metadata/release", metadata.get("release")), (TAG_FLAG, release_tag)])
     need("release_tag", source, _text(tag), lambda: (
          f"release tag: {_why(tag, source)}; set metadata.release_tag or metadata.release, or build with --release-tag"))
 
@@ -177,7 +177,7 @@ BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 def bidi_rule(field: str, source: str, control: str) -> str:
     """The rule a name holding the bidirectional control ``control`` breaks (the name itself is
     not repeated: printed, it would reorder the problem's line)."""
-    where = "" if source.startswith("/") else f" (from {FALLBACK})" if source == FALLBACK else f" (from its {MANIFEST} row)"
+    where = "" if source.startswith("/") else f" (from {TAG_FLAG})" if source == TAG_FLAG else f" (from its {MANIFEST} row)"
     return (f"{field}{where} holds U+{ord(control):04X} {unicodedata.name(control)}, a bidirectional control, which "
             "could reorder the text around it on a page: names may not hold one")
 
@@ -200,7 +200,7 @@ def _shown(value: Any) -> str:
 
 
 def _why(value: Any, source: str, shape: str = "a non-empty string") -> str:
-    where = f"from {source}" if source.startswith("/") or source == FALLBACK else f"from the {source} row"
+    where = f"from {source}" if source.startswith("/") or source == TAG_FLAG else f"from the {source} row"
     if value is None:
         return "none given"
     return f"{_shown(value)} {where} is not {shape}"

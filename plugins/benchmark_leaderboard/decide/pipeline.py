@@ -12,11 +12,12 @@ with the build's own process instead of being copied into each of them."""
 
 from __future__ import annotations
 
+import json
 import sys
 from array import array
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from .. import workers
 from ..board import Filled, Leaderboard, Row
@@ -28,10 +29,10 @@ from ..read.archive import (MAX_DEPTH, Candidate, archive_problems, candidate_pr
 from ..read.canonical import report_copy
 from ..read.manifest import Manifest, read_manifest
 from ..settings import Options
-from .document import document_view, whole_document
+from .document import leaderboard_json, uncertainty_json
 from .fill import fill_row
 from .rank import group, places, rank_key
-from .uncertainty import extreme_rows, uncertainty_document, uncertainty_of
+from .uncertainty import extreme_rows, uncertainty_of
 
 
 @dataclass(frozen=True)
@@ -108,19 +109,29 @@ def read_leaderboard(options: Options) -> Leaderboard:
     del numbered
     rows = tuple(filled.row for filled in ranked)
     suites = group(ranked)
-    # What is written is checked against the schema it is published with, before anything is.
+    # What is written is checked against the schema it is published with, before anything is: the
+    # text of the very encoder that writes it, read back. Every row was checked on its own by the
+    # workers, so the document with the first row of each list checks the rest of it; when a row
+    # failed, the whole text is read back to name every problem.
     if not rows_valid:
-        raise BuildRefused(validate.leaderboard_problems(whole_document(rows, suites)))
-    document_problems = validate.leaderboard_problems(document_view(rows, suites))
+        raise BuildRefused(validate.leaderboard_problems(_read_back(leaderboard_json(rows, suites))))
+    document_problems = validate.leaderboard_problems(_read_back(leaderboard_json(rows, suites, first_only=True)))
     if document_problems:
         raise BuildRefused(document_problems)
-    # How sure each rank is, and its document checked as leaderboard.json's is.
+    # How sure each rank is, and its text checked as leaderboard.json's is: every row's figures are
+    # made by the same code, so the rows holding each figure's least and most are the ones to check.
     sure = uncertainty_of(ranked, suites)
-    sure_problems = validate.uncertainty_problems(uncertainty_document(rows, sure, extreme_rows(sure)))
+    sure_problems = validate.uncertainty_problems(_read_back(uncertainty_json(rows, sure, extreme_rows(sure))))
     if sure_problems:
         raise BuildRefused(sure_problems)
     return Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
                        copy_bounds, copy_sizes)
+
+
+def _read_back(pieces: Iterable[bytes]) -> Any:
+    """A published document's text as JSON reads it (json's own parser, which keeps what orjson
+    would refuse: NaN, the infinities, integers beyond 64 bits)."""
+    return json.loads(b"".join(pieces))
 
 
 def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:

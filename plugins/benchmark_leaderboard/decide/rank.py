@@ -51,6 +51,8 @@ def suite_anchors(names: list[str]) -> list[str]:
     anchors: list[str] = []
     taken: set[str] = set()
     for name in names:
+        # Not pelican.utils.slugify: it strips markup from the name ("a<b>c" is "ac") and transliterates
+        # it ("é" is "e"), which would move the published anchors of such suites.
         base = "suite-" + (re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "x")
         anchor, number = base, 1
         while anchor in taken:

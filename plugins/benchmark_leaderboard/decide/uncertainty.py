@@ -23,9 +23,9 @@ import math
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-from ..board import Filled, Row, Suite
+from ..board import Filled, Suite
 
 # The 0.975 quantile of the standard normal distribution: a two-sided 95% interval.
 Z = 1.959963984540054
@@ -193,19 +193,6 @@ def uncertainty_of(ranked: Sequence[Filled], suites: Sequence[Suite]) -> Uncerta
         members.extend(indices)
         starts.append(len(members))
     return Uncertainty(counts, leakage_low, leakage_high, recall_low, recall_high, best, worst, members, starts)
-
-
-def row_figures(uncertainty: Uncertainty, index: int) -> dict[str, Any]:
-    """A row of uncertainty.json: the row's figures by their names."""
-    return dict(zip(FIGURES, uncertainty.values(index)))
-
-
-def uncertainty_document(rows: Sequence[Row], uncertainty: Uncertainty, indices: Iterable[int]) -> dict[str, Any]:
-    """uncertainty.json's document holding the rows at ``indices`` of the ranking ``rows``, each by
-    its report_path (``row_count`` counts every row): all of them is the published document."""
-    return {"methods": METHODS, "row_count": len(rows),
-            "rows": {rows[index].report_path: row_figures(uncertainty, index) for index in indices},
-            "schema_version": SCHEMA_VERSION}
 
 
 def extreme_rows(uncertainty: Uncertainty) -> list[int]:

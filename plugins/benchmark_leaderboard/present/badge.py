@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, Sequence
 from markupsafe import escape
 
 from ..decide.rank import suite_anchors
-from ..formatting import isolate, percent
+from ..formatting import NOT_XML, isolate, percent
 from ..paths import badge_path, report_page_url
 from ..versions import version_order
 
@@ -61,7 +61,7 @@ def _load_table() -> tuple[int, int, dict[str, int]]:
     return table["units_per_em"], table["fallback"], {chr(int(code, 16)): width for code, width in table["advances"].items()}
 
 
-UNITS_PER_EM, FALLBACK, _MEASURED = _load_table()
+UNITS_PER_EM, UNMEASURED_ADVANCE, _MEASURED = _load_table()
 
 
 class _Advances(dict):
@@ -80,7 +80,7 @@ def advance(char: str) -> int:
         return _MEASURED[char]
     if unicodedata.combining(char):
         return 0
-    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else FALLBACK
+    return UNITS_PER_EM if unicodedata.east_asian_width(char) in ("W", "F") else UNMEASURED_ADVANCE
 
 
 _ADVANCES = _Advances(_MEASURED)
@@ -92,14 +92,15 @@ def text_width(text: str) -> int:
     return (units * STYLE.font_size * 20 + UNITS_PER_EM) // (2 * UNITS_PER_EM)
 
 
-# XML 1.0 has no place for most control characters, even escaped: a badge shows U+FFFD for them.
-_NOT_XML = re.compile("[\x00-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+# What a badge shows as U+FFFD: what XML 1.0 cannot hold (formatting.NOT_XML), and, a badge being one
+# line of text, the controls XML can: tab, line feed and carriage return, DEL and the C1 controls.
+_NOT_SHOWN = re.compile(f"[{NOT_XML}\t\n\r\x7f-\x9f]")
 
 
 def xml_text(text: str) -> str:
     """``text`` with every character XML 1.0 cannot hold (and every other control character, a
     badge being one line) replaced by U+FFFD."""
-    return text if text.isprintable() else _NOT_XML.sub("\ufffd", text)
+    return text if text.isprintable() else _NOT_SHOWN.sub("\ufffd", text)
 
 
 class Badge(NamedTuple):

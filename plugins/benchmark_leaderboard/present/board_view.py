@@ -67,11 +67,11 @@ class Pager:
 def pager(suite: Any, family_number: int, page: int, page_rows: int) -> Pager:
     """Page ``page`` of a suite's family ``family_number`` (1-based)."""
     family = suite.families[family_number - 1]
-    return pages_of(lambda number: family_page_path(suite.anchor, family_number, number), page, len(family.rows), page_rows,
+    return pager_of(lambda number: family_page_path(suite.anchor, family_number, number), page, len(family.rows), page_rows,
                     f"Pages of {suite.name}, {family.name}")
 
 
-def pages_of(url: Callable[[int], str], page: int, total: int, page_rows: int, label: str) -> Pager:
+def pager_of(url: Callable[[int], str], page: int, total: int, page_rows: int, label: str) -> Pager:
     """Page ``page`` of a table of ``total`` rows, ``page_rows`` a page, the URL of each page given by ``url``."""
     count = max(1, -(-total // page_rows))
     links = tuple((number, url(number)) for number in range(1, count + 1))
@@ -116,19 +116,19 @@ class BoardView:
     def tags_listed(self) -> bool:
         return len(self.release_tags) <= LEDE_TAGS
 
-    def pages(self, suite: Any, family_number: int, page: int = 1) -> Pager:
+    def pager(self, suite: Any, family_number: int, page: int = 1) -> Pager:
         """The pager of a family (1-based ``family_number`` in its suite) at ``page``."""
         return pager(suite, family_number, page, self.page_rows)
 
-    def places(self, field: int, index: int) -> int:
+    def decimals_at(self, field: int, index: int) -> int:
         """The decimals the tables write the percentage at position ``field`` of the row at ``index`` with."""
         found = self.decimals[0] if field == _LEAKAGE else self.decimals[1] if field == _RECALL else None
         return found.get(index, DECIMALS) if found else DECIMALS
 
     def percent(self, field: int, index: int, fraction: float) -> str:
         """``fraction``, the value at position ``field`` of the row at ``index``, as the tables write
-        it (formatting.rounded, with ``places``); the report page writes it exactly (``percent``)."""
-        return rounded(fraction, self.places(field, index))
+        it (formatting.rounded, with ``decimals_at``); the report page writes it exactly (``percent``)."""
+        return rounded(fraction, self.decimals_at(field, index))
 
     def interval(self, field: int, index: int) -> str:
         """The 95% interval of the fraction at position ``field`` of the row at ``index`` (its leakage

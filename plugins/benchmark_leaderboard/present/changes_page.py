@@ -1,18 +1,18 @@
-"""The changes page: a Diff (``comparison``) worded for ``changes.html``, its further pages and the
+"""The changes page: a Diff (``comparison``) worded (``change_kinds``) for ``changes.html``, its further pages and the
 note of each changed row's report page, ready to print."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
-from ..decide.comparison import (COMPARED_METRICS, KINDS, METRIC_NAMES, Diff, Identity, MetricChange, Standing,
-                                 compare, standings, summary)
+from ..decide.comparison import COMPARED_METRICS, Diff, Identity, MetricChange, Standing, standings
+from ..decide.previous import Compared
 from ..formatting import as_sentence, percent, percent_of
 from ..paths import CHANGES_PAGE, changes_page_path
-from ..read.leaderboard_file import read_previous
 from ..versions import version_order
-from .board_view import Pager, pages_of
+from .board_view import Pager, pager_of
+from .change_kinds import KINDS, METRIC_NAMES, summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,10 @@ class ChangesPage:
         """The summary as the page's sentence says it, in the same words and capitals."""
         return as_sentence(self.summary)
 
-    def pages(self, section: Section, page: int = 1) -> Pager:
+    def pager(self, section: Section, page: int = 1) -> Pager:
         """The pager of ``section`` at ``page``: a release that changes many rows keeps every page
         of the site small."""
-        return pages_of(lambda number: CHANGES_PAGE + "#" + section.anchor if number == 1
+        return pager_of(lambda number: CHANGES_PAGE + "#" + section.anchor if number == 1
                         else changes_page_path(section.anchor, number),
                         page, len(section.lines), self.page_rows, f"Pages of {section.title}")
 
@@ -146,14 +146,11 @@ def _notes(diff: Diff, pages: dict[Identity, str]) -> dict[str, tuple[str, ...]]
     return {pages[key]: tuple(words) for key, words in said.items()}
 
 
-def build_changes(previous_path: str | None, release_tag: str | None, rows: Sequence[Any],
-                  page_rows: int) -> ChangesPage | None:
-    """The changes page of a build whose ranked ``rows`` (``board.Row``) are compared with the
-    leaderboard at ``previous_path`` (``LEADERBOARD_PREVIOUS_LEADERBOARD``), ``page_rows`` rows of
-    each kind of change a page; None without one: no page, and nothing guessed."""
-    if previous_path is None:
+def changes_of(compared: Compared | None, page_rows: int) -> ChangesPage | None:
+    """The changes page of a build compared with the previous leaderboard
+    (``decide.previous.compared_with_previous``), ``page_rows`` rows of each kind of change a page;
+    None for a build compared with none: no page."""
+    if compared is None:
         return None
-    data, previous = read_previous(previous_path)
-    current = {"rows": [row._asdict() for row in rows]}
-    diff = compare(previous, current, previous_path, release_tag or "this build")
-    return changes_page(diff, current, previous, data, release_tag, page_rows)
+    return changes_page(compared.diff, compared.current, compared.previous, compared.previous_bytes,
+                        compared.release_tag, page_rows)

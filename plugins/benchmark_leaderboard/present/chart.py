@@ -141,8 +141,8 @@ def axis(low: Decimal, high: Decimal) -> tuple[Decimal, Decimal, Decimal]:
     return start, end, step
 
 
-def _text(value: float, places: int = 1) -> str:
-    text = f"{value:.{places}f}"
+def _text(value: float, decimals: int = 1) -> str:
+    text = f"{value:.{decimals}f}"
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
@@ -191,12 +191,12 @@ def _step(corners: Sequence[tuple[str, str]]) -> str:
     return "".join(path)
 
 
-def _cells(places: Sequence[tuple[float, float]]) -> dict[tuple[int, int], int]:
-    """How many of ``places`` (SVG coordinates inside the plot) each cell of the grid holds, by the
+def _cells(coordinates: Sequence[tuple[float, float]]) -> dict[tuple[int, int], int]:
+    """How many of ``coordinates`` (SVG coordinates inside the plot) each cell of the grid holds, by the
     cell's (grid row, column); only cells that hold one. A place on a cell's edge counts in the cell
     to its right or below, the plot's right and bottom edges in the last cells."""
     counts: dict[tuple[int, int], int] = {}
-    for x, y in places:
+    for x, y in coordinates:
         column = min(GRID_COLUMNS - 1, max(0, math.floor((x - LEFT) / CELL_WIDTH)))
         line = min(GRID_ROWS - 1, max(0, math.floor((y - TOP) / CELL_HEIGHT)))
         counts[line, column] = counts.get((line, column), 0) + 1
@@ -268,14 +268,14 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
     def y_of(percent: float) -> float:
         return TOP + PLOT_HEIGHT - (percent - y_low) / y_span * PLOT_HEIGHT
 
-    places = [(x_of(leakage * 100), y_of(recall * 100)) for leakage, recall in points]
+    coordinates = [(x_of(leakage * 100), y_of(recall * 100)) for leakage, recall in points]
     marked = on_frontier if len(on_frontier) <= max_marks else ()
-    marks = tuple(Mark(rows[i], _text(places[i][0]), _text(places[i][1])) for i in marked)
-    bars = "".join(_bars(places[i], intervals(rows[i]), x_of, y_of) for i in marked) if intervals else ""
+    marks = tuple(Mark(rows[i], _text(coordinates[i][0]), _text(coordinates[i][1])) for i in marked)
+    bars = "".join(_bars(coordinates[i], intervals(rows[i]), x_of, y_of) for i in marked) if intervals else ""
     # A marked frontier's line runs through its marks' centres (a tenth of a unit); a frontier too
     # long to mark is written in whole units, which bounds its line by the plot's width and height.
     decimals = 1 if marked else 0
-    step = _step([(_text(places[i][0], decimals), _text(places[i][1], decimals)) for i in on_frontier])
+    step = _step([(_text(coordinates[i][0], decimals), _text(coordinates[i][1], decimals)) for i in on_frontier])
     in_marks = set(marked)
     return Chart(
         rows=len(points),
@@ -286,5 +286,5 @@ def suite_chart(points: Sequence[tuple[float, float]], rows: Sequence[int], max_
         bars=bars,
         x_ticks=_ticks(x_start, x_end, x_step, x_of),
         y_ticks=_ticks(y_start, y_end, y_step, y_of),
-        shades=_shades(_cells([place for i, place in enumerate(places) if i not in in_marks])),
+        shades=_shades(_cells([xy for i, xy in enumerate(coordinates) if i not in in_marks])),
     )

@@ -5,14 +5,20 @@ RFC 4180: one header line with the published fields in the schema's order (``Row
 how sure the row's rank is, as uncertainty.json holds it (``uncertainty.FIGURES``); one line a row,
 fields separated by commas, every line ending in CRLF, UTF-8 without a byte order mark. Numbers
 are written exactly as leaderboard.json and uncertainty.json write them (Python's ``repr`` of the
-float), and true or false as JSON writes them. A text cell is quoted when it holds a comma, a double quote, CR or LF (its double quotes
+float), and true or false as JSON writes them. A text cell is quoted by the standard library's
+``csv.writer`` (RFC 4180: when it holds a comma, a double quote, CR or LF, its double quotes
 doubled). A text cell that a spreadsheet would run as a formula, one starting with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return, is neutralised as OWASP recommends ("CSV Injection"):
-a single quote is put before it and the cell is quoted."""
+a single quote is put before it and the cell is quoted.
+
+csv.writer quotes either what must be quoted or every text cell, never one chosen cell, so each text
+cell is quoted on its own by one of two writers (``_minimal``, ``_always``) and the cells are
+joined here: a line is its cells joined by commas and CRLF, which is what csv.writer writes with
+``lineterminator="\r\n"``."""
 
 from __future__ import annotations
 
-import re
+import csv
 from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
@@ -21,8 +27,20 @@ from ..decide.uncertainty import FIGURES, Uncertainty
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HEADER = ",".join(FIELDS + FIGURES) + "\r\n"
-# A cell holding one of these is quoted.
-_NEEDS_QUOTES = re.compile(r'[",\r\n]').search
+
+
+class _Returned:
+    """A file whose ``write`` returns the text: ``writerow`` on it returns the line it wrote."""
+
+    @staticmethod
+    def write(text: str) -> str:
+        return text
+
+
+# A cell's writers. Their line ends in CRLF, which they also quote (a writer quotes the characters of
+# its line terminator, not CR and LF as such); it is cut off the one cell.
+_minimal = csv.writer(_Returned(), lineterminator="\r\n").writerow
+_always = csv.writer(_Returned(), quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerow
 # The CSV is written in pieces of about this many characters, never held whole.
 _PIECE = 1 << 18
 
@@ -35,10 +53,9 @@ def cell(value: object) -> str:
         return "true" if value else "false"
     text = str(value)
     if text.startswith(FORMULA_STARTS):
-        return '"\'' + text.replace('"', '""') + '"'
-    if _NEEDS_QUOTES(text):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+        return _always(["'" + text])[:-2]
+    # A line of one empty cell is written '""' (an empty line would be no row); a cell of a longer line is not.
+    return _minimal([text])[:-2] if text else ""
 
 
 def csv_lines(rows: Sequence[Row], uncertainty: Uncertainty) -> list[str]:

@@ -2,7 +2,7 @@
 written with feedgenerator (the library Pelican writes its own feeds with).
 
 An entry is a release and what it changed against the leaderboard it was compared with: its title
-counts the kinds of change in the words of ``comparison.KINDS`` (``summary``, what ``invoke diff``
+counts the kinds of change in the words of ``change_kinds.KINDS`` (``summary``, what ``invoke diff``
 and the changes page say), and its content says the same counts in the same words and capitals;
 the first release, compared with nothing, is titled and told as the first, with its rows. Its link
 is the release's changes page, its content lists the rows that leak more, each linked to its
@@ -15,7 +15,6 @@ release (``leaderboard_tools.release.root_feed``). Pure: entries in, bytes out."
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from io import StringIO
@@ -23,11 +22,12 @@ from typing import Any, Iterable
 from urllib.parse import quote
 
 from feedgenerator import Atom1Feed
+from pelican.utils import maybe_pluralize
 
-from ..decide.comparison import KIND
-from ..formatting import as_sentence, isolate
+from ..formatting import as_sentence, isolate, xml_safe
 from ..paths import CHANGES_PAGE, report_page_url
 from ..versions import version_order
+from .change_kinds import KIND
 from .changes_page import ChangesPage
 
 MEDIA_TYPE = "application/atom+xml"
@@ -82,10 +82,6 @@ class FeedEntry:
         return as_sentence(self.summary)
 
 
-def _rows(count: int) -> str:
-    return f"{count} {'row' if count == 1 else 'rows'}"
-
-
 def entry_id(release_tag: str | None) -> str:
     """A release's id: ``<TAG>:releases/<tag>`` (``<TAG>:build`` for a build without a tag)."""
     return f"{TAG}:releases/{quote(release_tag, safe=_TAG_SAFE)}" if release_tag else f"{TAG}:build"
@@ -107,7 +103,7 @@ def release_entry(changes: ChangesPage, latest_run: str, site_url: str, has_chan
         release=release,
         # The first release counts its rows, as its content does, not the identities they stand for;
         # the tag is isolated, so that it cannot reorder the counts after it.
-        title=(f"{isolate(release)}: the first release, {_rows(changes.rows)}" if first
+        title=(f"{isolate(release)}: the first release, {maybe_pluralize(changes.rows, 'row', 'rows')}" if first
                else f"{isolate(release)}: {changes.summary}"),
         link=f"{base}/{CHANGES_PAGE}" if has_changes_page else f"{base}/index.html",
         has_changes_page=has_changes_page,
@@ -128,16 +124,11 @@ def newest_first(entries: Iterable[FeedEntry]) -> list[FeedEntry]:
     return sorted(entries, key=lambda entry: version_order(entry.release), reverse=True)
 
 
-# XML 1.0 cannot hold most control characters, even escaped (feedgenerator refuses them): an
-# entry's content shows U+FFFD for each.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
 def entry_content(entry: FeedEntry, template: Any) -> str:
     """An entry's content, HTML rendered with ``feed_entry.html`` (``template``) from the entry
     alone, so that the same release reads the same in every feed that lists it."""
     html = template.render(entry=entry, leaks_more=KIND["leaks_more"])
-    return _NOT_XML.sub("\ufffd", html)
+    return xml_safe(html)  # an entry's content shows U+FFFD for each character XML cannot hold
 
 
 def _day(text: str) -> datetime:

@@ -20,11 +20,12 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 from pelican.contents import Page
 
-from ..decide.history import ArchiveHistory, LeakageLine
+from ..decide.history import ArchiveHistory
 from ..paths import model_page_path, report_page_url, url_of
 from .badge import Badge
+from .history import LeakageLine, leakage_line
 from .pages import run_datetime
-from .view import Attribute, model_attributes
+from .report_details import Attribute, model_attributes
 
 # The compare page shows two to four rows (theme/static/leaderboard-common.js: COMPARE_MIN, COMPARE_MAX).
 COMPARE_MIN = 2
@@ -185,9 +186,9 @@ def model_details(name: str, indices: Sequence[int], board: Any, view: Any, mani
         histories = []
         if history is not None:
             for device in devices:
-                found = history.line_of(best[device].row)
-                if found is not None:
-                    histories.append((device, found))
+                releases = history.of(best[device].row)
+                if releases is not None:
+                    histories.append((device, leakage_line(releases)))
         compared = shown[:COMPARE_MAX]
         first = shown[0]
         suites.append(ModelSuite(first.row.suite, suite_home(number), sure.suite_size(number), tuple(shown), devices,

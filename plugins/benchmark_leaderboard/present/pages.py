@@ -39,7 +39,7 @@ class BoardPage(Content):
     default_status = "published"
 
 
-class PagePlace(NamedTuple):
+class PageSpec(NamedTuple):
     """A board page, decided in generate_context: where it is written, its template and title, and
     its URL when that is not where it is written (the index's LEADERBOARD_INDEX_URL)."""
 
@@ -55,7 +55,7 @@ def run_datetime(run_date: str) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
 
 
-def leaderboard_pages(board: Any, places: Sequence[PagePlace], settings: dict[str, Any],
+def leaderboard_pages(board: Any, specs: Sequence[PageSpec], settings: dict[str, Any],
                       context: dict[str, Any]) -> list[Content]:
     """Every HTML page the plugin writes, as the page objects Pelican makes of their metadata, in
     writing order: the board pages, then a page a published row in ranking order. Each is made by
@@ -63,7 +63,7 @@ def leaderboard_pages(board: Any, places: Sequence[PagePlace], settings: dict[st
     every page fresh, with its own metadata, and what it sets on one page is on that page alone."""
     latest = max((row.run_date for row in board.rows), default=None)
     latest_date = run_datetime(latest) if latest else None
-    pages: list[Content] = [board_page(place, latest_date, settings, context) for place in places]
+    pages: list[Content] = [board_page(spec, latest_date, settings, context) for spec in specs]
     dates: dict[str, datetime] = {}  # a run date's page date, made once a date
     suites, suite_of = board.suites, board.places.suite_of
     for index, row in enumerate(board.rows):
@@ -74,11 +74,11 @@ def leaderboard_pages(board: Any, places: Sequence[PagePlace], settings: dict[st
     return pages
 
 
-def board_page(place: PagePlace, latest: datetime | None, settings: dict[str, Any],
+def board_page(spec: PageSpec, latest: datetime | None, settings: dict[str, Any],
                context: dict[str, Any]) -> BoardPage:
     """The page object of a board page, dated by the archive's latest run date."""
-    metadata = {"title": place.title, "slug": place.save_as[: -len(".html")], "save_as": place.save_as,
-                "url": place.url or url_of(place.save_as), "status": "published", "template": place.template}
+    metadata = {"title": spec.title, "slug": spec.save_as[: -len(".html")], "save_as": spec.save_as,
+                "url": spec.url or url_of(spec.save_as), "status": "published", "template": spec.template}
     if latest is not None:
         metadata["date"] = latest
     return BoardPage("", metadata, settings=settings, context=context)
@@ -98,23 +98,23 @@ def report_page(row: Any, suite_name: str, date_of: datetime, settings: dict[str
     return ReportPage("", metadata, settings=settings, context=context)
 
 
-def board_places(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str,
-                 index_save_as: str, index_url: str) -> list[PagePlace]:
+def board_page_specs(board: Leaderboard, view: BoardView, changes: ChangesPage | None, site_name: str,
+                 index_save_as: str, index_url: str) -> list[PageSpec]:
     """Where the pages of the whole board are written, as ``generate_output`` writes them: the
     index, each other suite's page, the compare page, every family's pages, the changes pages."""
-    places = [PagePlace(index_save_as, "leaderboard", site_name, index_url)]
-    places += [PagePlace(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
+    specs = [PageSpec(index_save_as, "leaderboard", site_name, index_url)]
+    specs += [PageSpec(suite_page_path(suite.anchor), "leaderboard", f"{site_name}: {suite.name}")
                for suite in board.suites[1:]]
-    places.append(PagePlace(COMPARE_PAGE, "compare", "Compare rows"))
+    specs.append(PageSpec(COMPARE_PAGE, "compare", "Compare rows"))
     for suite in board.suites:
         for number, family in enumerate(suite.families, 1):
-            places += [PagePlace(family_page_path(suite.anchor, number, pages.number), "family_page",
-                                 f"{suite.name}, {family.name}: rows {pages.first} to {pages.last}")
-                       for pages in family_pagers(suite, number, view.page_rows)]
+            specs += [PageSpec(family_page_path(suite.anchor, number, pager.number), "family_page",
+                                 f"{suite.name}, {family.name}: rows {pager.first} to {pager.last}")
+                       for pager in family_pagers(suite, number, view.page_rows)]
     if changes is not None:
-        places.append(PagePlace(CHANGES_PAGE, "changes", changes.title))
+        specs.append(PageSpec(CHANGES_PAGE, "changes", changes.title))
         for section in changes.sections:
-            places += [PagePlace(changes_page_path(section.anchor, pages.number), "changes_page",
-                                 f"{changes.title}, {section.title}: rows {pages.first} to {pages.last}")
-                       for pages in after_the_first(lambda page: changes.pages(section, page))]
-    return places
+            specs += [PageSpec(changes_page_path(section.anchor, pager.number), "changes_page",
+                                 f"{changes.title}, {section.title}: rows {pager.first} to {pager.last}")
+                       for pager in after_the_first(lambda page: changes.pager(section, page))]
+    return specs

@@ -1,6 +1,6 @@
-"""Publish: the site's data files as bytes (leaderboard.json, uncertainty.json, the page's data
-file leaderboard-data.js, its chunks for the compare page, rows/<n>.js, and each suite's metrics
-for comparing, compare-data/<anchor>.js), made from the ranked rows. Nothing here writes a file."""
+"""Publish: the page scripts' data as bytes (leaderboard-data.js, its chunks for the compare page,
+rows/<n>.js, and each suite's metrics for comparing, compare-data/<anchor>.js), made from the ranked
+rows. Nothing here writes a file."""
 
 from __future__ import annotations
 
@@ -9,99 +9,17 @@ import math
 import os
 from itertools import islice, product
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..board import FIELDS, Row, Suite
-from ..decide.document import SCHEMA_VERSION, row_object
+from ..decide.document import SCHEMA_VERSION
 from ..decide.fill import METRIC_PATHS
 from ..decide.rank import SORT
-from ..decide.uncertainty import (FIGURES, FLOAT_FIELDS, METHOD, METHODS, RANK_RANGE,
-                                  SCHEMA_VERSION as UNCERTAINTY_VERSION, Uncertainty)
-from ..read.canonical import flat_text
+from ..decide.uncertainty import FIGURES, FLOAT_FIELDS, RANK_RANGE
 from .columns import EMBEDDED_FIELDS, FAMILY_COLUMNS, HASH_SHOWN, PERCENT_KINDS, TOP_COLUMNS
 
 if TYPE_CHECKING:
     from .board_view import BoardView
-
-
-def leaderboard_json(rows: tuple[Row, ...], suites: tuple[Suite, ...]) -> Iterator[bytes]:
-    """leaderboard.json in pieces, a few hundred rows each: exactly ``canonical`` of the document
-    (``row_count``, ``rows``, ``schema_version``, ``sort``, ``suites``), which is never built whole.
-    Each row's text is worked out once; it is written twice (in ``rows`` and in its family)."""
-    texts = [flat_text(row_object(row)) for row in rows]
-
-    def row_list(indices, indent: str) -> Iterator[str]:
-        inner = indent + "  "
-        separator = "\n" + inner
-        for count, index in enumerate(indices):
-            body = texts[index].replace("\n", "\n" + inner)
-            yield ("," if count else "") + separator + "{\n" + inner + "  " + body + "\n" + inner + "}"
-        yield "\n" + indent + "]"
-
-    def pieces() -> Iterator[str]:
-        yield '{\n  "row_count": ' + str(len(rows)) + ',\n  "rows": ['
-        yield from row_list(range(len(rows)), "  ")
-        yield (',\n  "schema_version": ' + str(SCHEMA_VERSION) + ',\n  "sort": [\n'
-               + ",\n".join("    " + json.dumps(key) for key in SORT) + '\n  ],\n  "suites": [')
-        for number, suite in enumerate(suites):
-            yield ("," if number else "") + '\n    {\n      "families": ['
-            for count, family in enumerate(suite.families):
-                yield (("," if count else "") + "\n        {\n          \"name\": "
-                       + json.dumps(family.name, ensure_ascii=False) + ',\n          "rows": [')
-                yield from row_list(family.rows, "          ")
-                yield "\n        }"
-            yield '\n      ],\n      "name": ' + json.dumps(suite.name, ensure_ascii=False) + "\n    }"
-        yield "\n  ]\n}\n"
-
-    return _in_pieces(pieces())
-
-
-def uncertainty_json(rows: tuple[Row, ...], uncertainty: Uncertainty) -> Iterator[bytes]:
-    """uncertainty.json in pieces: exactly ``canonical`` of ``uncertainty_document`` of every row
-    (``methods``, ``row_count``, ``rows`` by report_path, sorted, ``schema_version``), which is
-    never built whole: each row's object is written in turn from its figures, its keys in sorted
-    order as ``_ROW_TEXT`` spells them (floats as ``repr`` writes them, as json.dumps does)."""
-    methods = json.dumps(METHODS, ensure_ascii=False, indent=2, sort_keys=True).replace("\n", "\n  ")
-    paths = [row.report_path for row in rows]
-    order = sorted(range(len(rows)), key=paths.__getitem__)
-    sure = uncertainty
-    counts, best, worst = sure.fixture_count, sure.best, sure.worst
-    leakage_low, leakage_high, recall_low, recall_high = sure.leakage_low, sure.leakage_high, sure.recall_low, sure.recall_high
-    method = json.dumps(METHOD)
-    quoted = json.encoder.encode_basestring  # the C encoder's quoting, with ensure_ascii=False
-
-    def pieces() -> Iterator[str]:
-        yield '{\n  "methods": ' + methods + ',\n  "row_count": ' + str(len(rows)) + ',\n  "rows": {'
-        separator = "\n    "
-        for index in order:
-            first = best[index]
-            yield separator + quoted(paths[index]) + _ROW_TEXT % (
-                "true" if first == 1 else "false", counts[index], float.__repr__(leakage_high[index]),
-                float.__repr__(leakage_low[index]), method, float.__repr__(recall_high[index]),
-                float.__repr__(recall_low[index]), first, worst[index])
-            separator = ",\n    "
-        yield '\n  },\n  "schema_version": ' + str(UNCERTAINTY_VERSION) + "\n}\n"
-
-    return _in_pieces(pieces())
-
-
-# A row of uncertainty.json, its figures' names sorted, each value's place a %s or %d.
-_ROW_TEXT = (": {\n" + ",\n".join(f'      "{name}": ' + ("%d" if name in ("fixture_count", "suite_rank_best", "suite_rank_worst")
-                                                           else "%s") for name in sorted(FIGURES))
-             + "\n    }")
-
-
-def _in_pieces(texts: Iterable[str]) -> Iterator[bytes]:
-    """``texts`` joined and encoded in pieces of about a quarter of a megabyte."""
-    buffer: list[str] = []
-    size = 0
-    for text in texts:
-        buffer.append(text)
-        size += len(text)
-        if size >= 1 << 18:
-            yield "".join(buffer).encode("utf-8")
-            buffer, size = [], 0
-    yield "".join(buffer).encode("utf-8")
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
@@ -255,7 +173,7 @@ def embedded(rows: tuple[Row, ...], suites: tuple[Suite, ...], view: "BoardView 
         fields.update(view.uncertainty.columns(span))
         # The decimals the tables write each percentage with (formatting.table_decimals).
         positions = {column.key: column.index for column in FAMILY_COLUMNS if column.kind in PERCENT_KINDS}
-        fields.update({key + "_decimals": [view.places(at, index) for index in range(len(view.frontier))[span]]
+        fields.update({key + "_decimals": [view.decimals_at(at, index) for index in range(len(view.frontier))[span]]
                        for key, at in positions.items()})
         data.update(thin_evidence=view.thin_evidence, page_rows=view.page_rows, more_rows=view.more_rows,
                     hash_shown=HASH_SHOWN, figures=list(FIGURES), floats=[*METRIC_PATHS, *FLOAT_FIELDS],

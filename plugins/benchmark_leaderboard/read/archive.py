@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from ..problems import BuildFailed, Problem, json_error_words
+from ..regular_file import NotRegular, kind_of, read_regular
 from .canonical import outside_strings
 
 # An object with one of these keys is a report candidate even when its name does not say so.
@@ -26,9 +27,6 @@ SKIPPED_NAME = "leaderboard.json"
 # level 1). A fixed bound, so that whether a report is published never depends on how deep the
 # interpreter's stack happens to be where it is read, encoded or shown.
 MAX_DEPTH = 900
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
-          stat.S_IFBLK: "a block device"}
 
 
 @dataclass(frozen=True)
@@ -74,39 +72,15 @@ def json_paths(root: str) -> tuple[list[str], list[Problem]]:
             except OSError as error:
                 problems.append(Problem(path, "", f"cannot be read: {error.strerror or error}"))
                 continue
-            problems.append(Problem(path, "", f"is {_KINDS.get(stat.S_IFMT(mode), 'not a regular file')} named like a JSON file; only regular files are read"))
+            problems.append(Problem(path, "", f"is {kind_of(mode)} named like a JSON file; only regular files are read"))
     found.sort()
     return found, problems
 
 
 def read_bytes(root: str, path: str) -> bytes:
-    """The bytes of a regular file, opened without following a link or waiting on a FIFO; raises
-    ``OSError`` (``IsADirectoryError`` for a folder) or ``NotRegular``."""
-    descriptor = os.open(os.path.join(root, path), _OPEN_FLAGS)
-    try:
-        status = os.fstat(descriptor)
-        if stat.S_ISDIR(status.st_mode):
-            raise IsADirectoryError(path)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotRegular(_KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file"))
-        # One read a file: asked for a byte more than its size, a regular file answers short only
-        # at its end; a file that grew meanwhile is read on to its end.
-        wanted = status.st_size + 1
-        data = os.read(descriptor, wanted)
-        if len(data) < wanted:
-            return data
-        chunks = [data]
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    finally:
-        os.close(descriptor)
-
-
-class NotRegular(OSError):
-    """A path that was a regular file when listed is now something else."""
+    """The bytes of the file at ``path`` below ``root``, read as regular_file.py reads (a path that
+    was a regular file when listed may be something else now: ``NotRegular``)."""
+    return read_regular(os.path.join(root, path))
 
 
 def nesting_depth(data: bytes) -> int:
@@ -171,10 +145,10 @@ def read_data(root: str, path: str) -> tuple[bytes | None, Problem | None]:
     """One file's bytes, or the problem that stops it from being read."""
     try:
         return read_bytes(root, path), None
-    except IsADirectoryError:
-        return None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
-    except NotRegular as kind:
-        return None, Problem(path, "", f"is {kind} named like a JSON file; only regular files are read")
+    except NotRegular as error:
+        if stat.S_ISDIR(error.mode):
+            return None, Problem(path, "", "is a folder named like a JSON file; it cannot be read")
+        return None, Problem(path, "", f"is {error.kind} named like a JSON file; only regular files are read")
     except OSError as error:
         return None, Problem(path, "", f"cannot be read: {error.strerror or error}")
 

@@ -1,5 +1,7 @@
-"""The canonical JSON form every published JSON file takes (leaderboard.json and the report copies):
-``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` and a newline, in UTF-8.
+"""A report's canonical copy, as ``reports/`` publishes it: byte-parity with the reference renderer
+(openmed==3.1.0) requires ``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` and a
+newline, in UTF-8, the form every published JSON file takes (leaderboard.json's and uncertainty.json's
+encoders, decide/document.py, write it too, a row's object by ``flat_text``).
 
 orjson writes that form for almost every report, many times faster than json's own indenting
 encoder, which is pure Python; where orjson spells a value otherwise (a float Python writes with an

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import fastjsonschema
+from pelican.utils import maybe_pluralize
 
 from ..problems import BuildFailed, json_error_words, one_line
 from . import validate
@@ -80,8 +81,7 @@ def contradictions_of(document: dict[str, Any]) -> list[str]:
     rows = document["rows"]
     found = []
     if document["row_count"] != len(rows):
-        found.append(f"/row_count: is {document['row_count']}, but /rows holds {len(rows)} "
-                     f"{'row' if len(rows) == 1 else 'rows'}")
+        found.append(f"/row_count: is {document['row_count']}, but /rows holds {maybe_pluralize(len(rows), 'row', 'rows')}")
     first: dict[str, int] = {}
     for index, row in enumerate(rows):
         seen = first.setdefault(row["report_path"], index)

@@ -27,10 +27,10 @@ import hashlib
 import json
 import os
 import re
-import stat
 from typing import Any, Mapping
 
 from ..problems import Problem, json_error_words, one_line, pointer
+from ..regular_file import NotRegular, TooLarge, kind_of, read_regular
 from ..settings import DEFAULT_IDENTITY, DEFAULT_KEY
 
 
@@ -48,14 +48,6 @@ MAX_BUNDLE_BYTES = 1 << 20
 IDENTITY_SHOWN = 200
 
 KEY_PIN = re.compile(r"sha256:[0-9a-f]{64}")
-
-_NOT_REGULAR = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 def bundle_path(manifest_path: str) -> str:
@@ -125,38 +117,18 @@ def _read_bundle(path: str, name: str) -> tuple[bytes | None, Problem | None]:
         return None, Problem(name, "", f"cannot be examined: {error.strerror or error}")
     if found is None:
         return None, None
-    kind = _not_regular(found.st_mode)
+    kind = kind_of(found.st_mode)
     if kind:
         return None, Problem(name, "", f"is {kind}, not a signature bundle file; it was not read")
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        return None, Problem(name, "", f"cannot be read: {error.strerror or error}")
-    try:
-        kind = _not_regular(os.fstat(descriptor).st_mode)
-        if kind:
-            return None, Problem(name, "", f"is {kind}, not a signature bundle file; it was not read")
-        chunks = []
-        size = 0
-        while size <= MAX_BUNDLE_BYTES:
-            chunk = os.read(descriptor, MAX_BUNDLE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as error:
-        return None, Problem(name, "", f"cannot be read: {error.strerror or error}")
-    finally:
-        os.close(descriptor)
-    if size > MAX_BUNDLE_BYTES:
+        # Links followed, as the reference follows them.
+        return read_regular(path, MAX_BUNDLE_BYTES, follow_links=True), None
+    except NotRegular as error:
+        return None, Problem(name, "", f"is {error.kind}, not a signature bundle file; it was not read")
+    except TooLarge:
         return None, Problem(name, "", f"is larger than {MAX_BUNDLE_BYTES} bytes, too large for a signature bundle")
-    return b"".join(chunks), None
-
-
-def _not_regular(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    return next((kind for test, kind in _NOT_REGULAR if test(mode)), "not a regular file")
+    except OSError as error:
+        return None, Problem(name, "", f"cannot be read: {error.strerror or error}")
 
 
 def check_bundle(name: str, data: bytes, manifest_name: str, manifest_bytes: bytes, identity: str = DEFAULT_IDENTITY,

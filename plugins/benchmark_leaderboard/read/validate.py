@@ -125,6 +125,8 @@ def _problems_of_error(error: ValidationError, file: str) -> Iterable[Problem]:
     yield Problem(file, pointer(*error.absolute_path), _rule(error))
 
 
+# Not fastjsonschema.compile: its public API gives no way to check a draft 2020-12 schema's integers as
+# draft 4 does (an int, never 1.0), which the contract needs; so its code generator is extended here.
 class _StrictCodeGenerator(CodeGeneratorDraft2019):
     """fastjsonschema's code for draft 2019-09 (which it also uses for 2020-12), with the integer
     of draft 4: an ``int``, never ``1.0`` nor ``true``, as ``_strict_integer`` says."""

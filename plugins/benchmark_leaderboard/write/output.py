@@ -12,7 +12,7 @@ This module is the output folder's one owner: it judges a folder before anything
 (``judge``), makes and reads the marker (``marker_bytes``, ``read_marker``), and removes what a
 render in place no longer writes (``remove_unwritten``, ``remove_stale``) and what ``clean``
 removes (``remove_listed``), never a file that a render did not write. Writing the files themselves
-is writer.py's; no Pelican import here."""
+is writer.py's; nothing of Pelican's here but its ``maybe_pluralize``."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ import re
 import stat
 from typing import Any, Iterable
 
-from ..paths import OWN_FILES, OWN_FOLDERS
-from ..problems import one_line
+from pelican.utils import maybe_pluralize
+
+from ..paths import INNER_LOCK, INNER_OLD_PREFIX, INNER_STAGING_PREFIX, OWN_FILES, OWN_FOLDERS, TOKEN
+from ..problems import one_line, reason
+from ..regular_file import opened, read_opened
 from ..settings import options
 
 MARKER = ".leaderboard-render.json"
@@ -34,16 +37,10 @@ MARKER_VERSION = 1
 # than this is not one, and is never read.
 MARKER_MAX_BYTES = 1 << 28
 
-# What a build into a mount point leaves inside the output while it works (``leaderboard_tools.runner``
-# makes them; a killed build may leave them behind). They are the build's own, so an output that holds
-# only these counts as empty, and the next build finishes or undoes what they record.
-INNER_LOCK = ".leaderboard.lock"
-INNER_STAGING_PREFIX = ".leaderboard-staging-"
-INNER_OLD_PREFIX = ".leaderboard-old-"
-# The random part of every name the runner makes: 12 lower-case hex digits.
-TOKEN = "[0-9a-f]{12}"
 # How much of each end of a path too long for the system a problem shows.
 LONG_NAME_SHOWN = 40
+# The working files of a build into a mount point (paths.INNER_LOCK and the rest) are the build's own:
+# an output holding only them counts as empty, and the next build finishes or undoes what they record.
 _INNER_LEFTOVER = re.compile(rf"(?:{re.escape(INNER_STAGING_PREFIX)}|{re.escape(INNER_OLD_PREFIX)}){TOKEN}")
 
 
@@ -81,31 +78,19 @@ def read_marker(folder: str) -> dict[str, Any] | None:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        # O_NOFOLLOW and O_NONBLOCK: if the file was swapped for a link or a FIFO since lstat, the
-        # open fails or returns at once, and the fstat below says it is not a regular file.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        # If the file was swapped for a link or a FIFO since lstat, opening it fails or says so.
+        descriptor, status = opened(path)
     except OSError:
         return None
     try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MARKER_MAX_BYTES:
-            return None
         key = (os.path.abspath(path), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
         if key in _read:
             return _read[key]
-        chunks = []
-        while True:
-            chunk = os.read(descriptor, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        data = read_opened(descriptor, status.st_size, MARKER_MAX_BYTES)
     except OSError:
         return None
     finally:
         os.close(descriptor)
-    if len(data) > MARKER_MAX_BYTES:
-        return None
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -175,7 +160,7 @@ def kept_line(entries: list[str], what: str = "kept") -> str:
     """The line that names what ``unlisted`` found: ``kept 2 entries the last render did not write:
     CNAME, extra/`` (each name on one line)."""
     count = len(entries)
-    return (f"{what} {count} {'entry' if count == 1 else 'entries'} the last render did not write: "
+    return (f"{what} {maybe_pluralize(count, 'entry', 'entries')} the last render did not write: "
             + ", ".join(one_line(entry) for entry in entries))
 
 
@@ -215,8 +200,8 @@ def counts_as_empty(names: Iterable[str]) -> bool:
     return all(name == INNER_LOCK or _INNER_LEFTOVER.fullmatch(name) for name in names)
 
 
-def _within(path: str, folder: str) -> bool:
-    """``path`` is ``folder`` or lies below it (both absolute and resolved)."""
+def within(path: str, folder: str) -> bool:
+    """``path`` is ``folder`` or lies below it (both absolute, and resolved alike)."""
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -235,9 +220,9 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
         folder = os.path.realpath(folder)
         if real == folder:
             return f"output refused: {shown} is {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
-        if _within(folder, real):
+        if within(folder, real):
             return f"output refused: {shown} contains {one_line(folder)}, a folder the build reads; the output must be a folder of its own"
-    if archive and _within(real, os.path.realpath(archive)):
+    if archive and within(real, os.path.realpath(archive)):
         return (f"output refused: {shown} lies inside the reports folder {one_line(os.path.realpath(archive))}, where the "
                 "next build would read its copies as reports; the output must be a folder of its own")
     parts = real.split(os.sep)
@@ -253,7 +238,7 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
         return f"output refused: {shown} cannot be a folder: {one_line(_file_above(real))} is a file"
     except OSError as error:
         if error.errno != errno.ENAMETOOLONG:
-            return f"output refused: cannot look at {shown}: {_reason(error)}"
+            return f"output refused: cannot look at {shown}: {reason(error)}"
         # Shown in part: the whole path would be a line of thousands of characters.
         short = shown if len(shown) <= 2 * LONG_NAME_SHOWN else f"{shown[:LONG_NAME_SHOWN]}...{shown[-LONG_NAME_SHOWN:]}"
         return f"output refused: {short} ({len(real)} characters) is a longer path or name than this system allows"
@@ -264,7 +249,7 @@ def output_problem(output: str, protected: Iterable[str], archive: str | None = 
     try:
         names = os.listdir(real)
     except OSError as error:
-        return f"output refused: cannot list {shown}: {_reason(error)}"
+        return f"output refused: cannot list {shown}: {reason(error)}"
     if counts_as_empty(names) or read_marker(real) is not None:
         return None
     if unmarked and MARKER not in names:
@@ -279,12 +264,6 @@ def _file_above(path: str) -> str:
     while above != os.path.dirname(above) and not (os.path.lexists(above) and not os.path.isdir(above)):
         above = os.path.dirname(above)
     return above
-
-
-def _reason(error: OSError) -> str:
-    """An operating-system error's reason in lower case, as it reads inside a sentence."""
-    reason = error.strerror or str(error)
-    return reason[:1].lower() + reason[1:]
 
 
 def finish_in_place(output_path: str, earlier_files: frozenset[str] | None, written: Iterable[str],

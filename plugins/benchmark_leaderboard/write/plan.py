@@ -31,7 +31,7 @@ from ..paths import (COLUMNS_CSS, COMPARE_DATA, DATA_SCRIPT, FEED_PATH, LEADERBO
                      panel_script_path, report_page_path, suite_csv_path)
 from ..present.board_view import suite_rows
 from ..present.publish import ROW_CHUNK, chunk_count
-from ..present.view import NEAREST_REACH, NEAREST_SHOWN
+from ..present.report_details import NEAREST_REACH, NEAREST_SHOWN
 from ..read import validate
 from ..digests import (Unstable, context_digest, digest, filters_digest, plugin_version, plugins_digest,
                        settings_digest, stable_or_none, template_tree)
@@ -44,7 +44,7 @@ COLUMNS, NOJS, PANEL, BADGE, FEED_ENTRY = "columns.css", "nojs.css", "panel.js",
 
 # The names a page's template is given by the page itself (its own digest holds them), beside the context.
 PAGE_NAMES = frozenset(("page", "row", "report", "badge", "model", "output_file", "SITEURL", "localsiteurl",
-                        "page_name", "current", "panels", "suite", "family", "pages", "shown", "changes", "section",
+                        "page_name", "current", "panels", "suite", "family", "pager", "shown", "changes", "section",
                         "leaderboard", "view"))
 # The context's names that hold the whole board: a template that looks one up depends on every row.
 BOARD_NAMES = ("leaderboard", "leaderboard_view", "leaderboard_pages", "leaderboard_history", "leaderboard_changes")
@@ -148,7 +148,7 @@ def shape_key(board: Any, view: Any, changes: Any, index_save_as: str, index_url
 
 
 def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[int], models: Any,
-         board_places: Iterable[Any], index_save_as: str, index_url: str) -> Plan:
+         page_specs: Iterable[Any], index_save_as: str, index_url: str) -> Plan:
     """The registry of this build's outputs (see the module's docstring), in the order they are written."""
     keys = row_keys(board, view, changes)
     shape = shape_key(board, view, changes, index_save_as, index_url)
@@ -162,7 +162,7 @@ def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[in
         outputs[path] = Output(path, template, digest(*data))
 
     rows, places, sure = board.rows, board.places, board.uncertainty
-    templates = {place.save_as: place.template for place in board_places}
+    templates = {spec.save_as: spec.template for spec in page_specs}
     for save_as, template in templates.items():
         add(save_as, template, board_key)
     for suite in board.suites[1:]:

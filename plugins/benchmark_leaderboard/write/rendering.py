@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Sequence
 from pelican.utils import get_relative_path, path_to_url
 
 from ..board import Leaderboard
+from ..decide.document import leaderboard_json, uncertainty_json
 from ..decide.pipeline import report_of, room_for_nesting
 from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, LEADERBOARD_CSV,
                      LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, UNCERTAINTY, badge_path,
@@ -29,8 +30,8 @@ from ..present.downloads import csv_lines, csv_pieces
 from ..present.leaves import metric_leaves
 from ..present.model_pages import ModelIndex, ModelPage, model_details
 from ..present.pages import BoardPage, ReportPage
-from ..present.publish import chunk_count, chunk_script, data_script, leaderboard_json, metrics_script, uncertainty_json
-from ..present.view import report_details
+from ..present.publish import chunk_count, chunk_script, data_script, metrics_script
+from ..present.report_details import report_details
 from . import work
 from .writer import SiteWriter
 
@@ -139,9 +140,8 @@ def _write_whole(job: PageJob, task: work.WholeFiles) -> list[str]:
 
 
 def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
-    """A suite's metrics for comparing. Each row's copy is read back (a few µs each with orjson):
-    keeping every row's metric leaves from the read phase instead cost more memory at 100,000
-    reports than half the reference's allows (benchmarks/results.md)."""
+    """A suite's metrics for comparing, each row's read back from its canonical copy: the build keeps
+    the copies' bytes, not every report's parsed metrics, whose memory grows with the archive."""
     board = job.board
     suite = board.suites[task.suite]
     path = COMPARE_DATA + suite.anchor + ".js"
@@ -167,12 +167,12 @@ def _write_family_pages(job: PageJob, suite_number: int, family_number: int) -> 
     suite = board.suites[suite_number]
     family = suite.families[family_number]
     written = []
-    for pages in family_pagers(suite, family_number + 1, view.page_rows):
-        path = family_page_path(suite.anchor, family_number + 1, pages.number)
+    for pager in family_pagers(suite, family_number + 1, view.page_rows):
+        path = family_page_path(suite.anchor, family_number + 1, pager.number)
         written.append(path)
         if not _kept(job, path):
             _render(job, job.family_template, path, leaderboard=board, view=view, suite=suite, family=family,
-                    pages=pages, shown=family.rows[pages.first - 1:pages.last])
+                    pager=pager, shown=family.rows[pager.first - 1:pager.last])
     return written
 
 
@@ -183,12 +183,12 @@ def write_changes(job: PageJob, template: Any, page_template: Any, changes: Chan
     if not _kept(job, CHANGES_PAGE):
         _render(job, template, CHANGES_PAGE, page_name="changes", changes=changes)
     for section in changes.sections:
-        for pages in after_the_first(lambda number: changes.pages(section, number)):
-            path = changes_page_path(section.anchor, pages.number)
+        for pager in after_the_first(lambda number: changes.pager(section, number)):
+            path = changes_page_path(section.anchor, pager.number)
             written.append(path)
             if not _kept(job, path):
-                _render(job, page_template, path, page_name="changes", changes=changes, section=section, pages=pages,
-                        shown=section.lines[pages.first - 1:pages.last])
+                _render(job, page_template, path, page_name="changes", changes=changes, section=section, pager=pager,
+                        shown=section.lines[pager.first - 1:pager.last])
     written.append(PREVIOUS_COPY)
     if not _kept(job, PREVIOUS_COPY):
         job.site.write(PREVIOUS_COPY, changes.previous_bytes)

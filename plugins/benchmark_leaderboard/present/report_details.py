@@ -1,4 +1,4 @@
-"""A report page's view: what report.html looks up beyond the page object, its ranks (overall, in
+"""A report page's details: what report.html looks up beyond the page object, its ranks (overall, in
 its suite and family), how sure they are, its nearest neighbours, every metric and metadata value,
 where each published field came from, and the model's attributes from the manifest.
 
@@ -13,12 +13,13 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence
 
-from ..board import FIELDS, Filled
-from ..decide.fill import FALLBACK, MANIFEST
+from ..board import FIELDS, Filled, Row
+from ..decide.fill import TAG_FLAG, MANIFEST
 from ..decide.uncertainty import Uncertainty
 from ..formatting import percent, size_text
 from ..paths import report_page_url, suite_home
 from .board_view import param_count
+from .history import ModelHistory, model_history
 from .leaves import leaves_of, shown
 
 # The order in which a report page lists the published fields: identity, ranking evidence, provenance.
@@ -60,7 +61,7 @@ def origin(source: str, release_tag: str) -> tuple[str, str]:
         return "report", source[1:].replace("/", ".")
     if source.startswith(MANIFEST):
         return "manifest", source
-    if source == FALLBACK:
+    if source == TAG_FLAG:
         return "--release-tag fallback", release_tag
     return "archive", "the report's path in the archive"
 
@@ -115,7 +116,7 @@ class ReportDetails:
     report_fields: tuple[Leaf, ...]  # the report's other top-level fields
     changed: tuple[str, ...]  # what this release changed of the row (none, or no previous leaderboard)
     changed_release: str | None  # the release being compared, when the build names it
-    history: Any  # its model's history across the archive's releases (history.ModelHistory; None with one)
+    history: ModelHistory | None  # its model's history across the archive's releases (None with one)
     # How sure its rank is (uncertainty): its 95% intervals as the tables write them, the best and
     # worst rank they allow among the suite's ``suite_rows`` rows, how many rows certainly leak
     # less and more, how many it cannot be told apart from, and the nearest of those in the
@@ -154,12 +155,13 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
                    manifest_row: dict[str, Any] | None, thin_evidence: int, on_frontier: bool, uncertainty: Uncertainty,
                    suite_number: int, rows: Any, in_suite: Any, leakage_intervals: Sequence[str],
                    recall_intervals: Sequence[str], index_url: str = "index.html", changed: tuple[str, ...] = (),
-                   changed_release: str | None = None, history: Any = None) -> ReportDetails:
+                   changed_release: str | None = None, history: Sequence[Row] | None = None) -> ReportDetails:
     """Everything a report page shows about one row (at ``rank - 1`` in the ranking), where it
     stands and how sure that is (its suite is number ``suite_number``; the rows it cannot be told
     apart from looked up in ``rows`` and ``in_suite``; every row's intervals as written in
     ``leakage_intervals`` and ``recall_intervals``, ``interval_texts``), the model's attributes in its
-    manifest row (none without one), its copy's digest, what its release changed and its history."""
+    manifest row (none without one), its copy's digest, what its release changed and its history (the rows
+    of its suite, model and device across releases, ``decide.history``'s; None with one release)."""
     index = rank - 1
     row = filled.row
     sources, release_tag = filled.sources, row.release_tag
@@ -189,7 +191,7 @@ def report_details(filled: Filled, payload: dict[str, Any], rank: int, rank_in_s
         report_fields=leaves({key: value for key, value in payload.items() if key not in ("metrics", "metadata")}),
         changed=tuple(changed),
         changed_release=changed_release,
-        history=history,
+        history=None if history is None else model_history(history, row.report_path),
         leakage_interval=leakage_intervals[index],
         recall_interval=recall_intervals[index],
         rank_best=best,
