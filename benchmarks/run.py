@@ -6,7 +6,8 @@ once into the page cache, then renders it with ``invoke build`` and with the ref
 line, alternating (ABBA) so that a busy machine slows both alike, in two situations: into a new
 output folder, and again into the folder of the renderer's previous run. The floor
 (``benchmarks/floor.py``) takes its turn with the new-folder runs. Memory is measured in runs of
-its own (``benchmarks/measure.py`` says how). Last, Chromium measures the project's page of the
+its own (``benchmarks/measure.py`` says how). Then the project alone is rebuilt after one edit at a
+time, and a save is timed under its live preview (``benchmarks/edits.py``). Last, Chromium measures the project's page of the
 largest archive (``benchmarks/browser.py``). The figures are printed and written to
 ``benchmarks/results.md``, each target with met or not met."""
 
@@ -25,6 +26,7 @@ from typing import Callable, Mapping, Sequence
 
 from benchmark_leaderboard.problems import one_line
 
+from . import edits as edit_runs
 from . import measure
 from .prepare import (RELEASE_TAG, REMOVED_AT, ROOT, WORK, BenchError, compile_project, file_system, make_archive, note_removal,
                       parse_sizes, warm)
@@ -49,6 +51,15 @@ MAX_SORT_MS = 200.0
 MAX_HTML_BYTES = 10 * 1000 * 1000
 
 MET, NOT_MET, NOT_MEASURED = "met", "not met", "not measured"
+
+# Issue 41: what an edit costs. At the larger sizes, a rebuild's wall time against the reference's
+# full render (its only mode); at the smaller, its CPU against the project's own full build.
+LARGE = 100_000
+NO_OP_WALL, EDIT_WALL = 0.10, 0.20
+NO_OP_CPU, EDIT_CPU = 0.20, 0.30
+# An edit that changes fewer files than this is held to the edit's targets, and the preview's.
+SMALL_EDIT_FILES = 1000
+MAX_SAVE_TO_PAGE, MAX_SAVE_TO_WHOLE = 1.0, 3.0
 
 
 # --- what is run ---------------------------------------------------------------------------------
@@ -176,6 +187,7 @@ class SizeResult:
     points: dict[str, Point] = field(default_factory=dict)
     largest_html: dict[str, tuple[str, int]] = field(default_factory=dict)
     same_leaderboard_json: bool = False
+    edits: edit_runs.EditPoint | None = None
 
 
 class Runner:
@@ -256,8 +268,11 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
          say: Callable[[str], None] = print,
          commands: Mapping[str, Callable[[Path, Path], list[str]]] = COMMANDS,
          lighthouse: Callable[[list[tuple[str, str]]], list[str]] | None = None,
-         measure_page: Callable[[str], object] | None = None) -> str:
-    """Run the benchmark; prints the figures, writes them to ``results_file`` and returns them."""
+         measure_page: Callable[[str], object] | None = None,
+         edits: Callable[..., edit_runs.EditPoint] | None = None) -> str:
+    """Run the benchmark; prints the figures, writes them to ``results_file`` and returns them.
+    ``edits`` (``edits.bench_edits``, which the command line passes) times the project's rebuilds
+    after one edit and its preview's saves; without it they are not measured."""
     sizes = sorted(set(DEFAULT_SIZES if sizes is None else sizes))
     runs = DEFAULT_RUNS if runs is None else runs
     if not sizes or min(sizes) < 1 or runs < 1:
@@ -286,6 +301,11 @@ def main(sizes: Sequence[int] | None = None, runs: int | None = None, browser: b
                 result.largest_html[name] = largest_html(rebuilt(work, name, result.reports))
             result.same_leaderboard_json = ((rebuilt(work, PROJECT, result.reports) / "leaderboard.json").read_bytes()
                                             == (rebuilt(work, REFERENCE, result.reports) / "leaderboard.json").read_bytes())
+        if edits is not None:
+            for result in results:
+                say(f"{result.reports:,} reports, edits: {_runs(runs)} of each, then the preview's saves")
+                result.edits = edits(result.reports, archives[result.reports], runs,
+                                     site(work, PROJECT, result.reports, "edits"), say)
         if browser:
             if measure_page is None:
                 from .browser import measure_page
@@ -421,6 +441,84 @@ def html_table(results: Sequence[SizeResult]) -> list[str]:
     return lines
 
 
+EDITS_METHOD = """\
+Each size's archive is linked into a folder of the project's own and built once into a new folder;
+then each edit is made (or undone: each run makes one change) and the site rebuilt into that render
+in place, a run each time, {runs}. "nothing" is a rebuild of an unchanged archive; the template edit
+overrides `report.html` (`THEME_TEMPLATES_OVERRIDES`). Files written are what the build's summary
+counts; the rest it kept. The rebuilds' wall time is set against the reference's full render
+(new folder) and their CPU against the project's full build (new folder), both from the runs above.
+The preview is `invoke livereload` on the same archive: a save is one report's leakage halved or
+restored, renamed into place as an editor saves, timed to the moment the report's page holds new
+bytes and to the preview's line that the whole render is in place."""
+
+
+def _edits_of(results: Sequence[SizeResult]) -> list[SizeResult]:
+    return [result for result in results if result.edits is not None]
+
+
+def edits_section(results: Sequence[SizeResult]) -> list[str]:
+    measured = _edits_of(results)
+    if not measured:
+        return ["Not measured in this run."]
+    runs = len(next(iter(measured[0].edits.edits.values())).runs)
+    lines = [EDITS_METHOD.format(runs=_runs(runs, "timed ")), "",
+             "| reports | edit | files written | wall (s) | CPU (s) | wall / the reference's full render | "
+             "CPU / the project's full build |",
+             "|---:|---|---:|---:|---:|---:|---:|"]
+    for result in measured:
+        new = result.points[NEW]
+        for what, edited in result.edits.edits.items():
+            files = "/".join(f"{count:,}" for count in sorted(set(edited.written)))
+            lines.append(f"| {result.reports:,} | {what} | {files} | {_seconds(edited.wall())} | "
+                         f"{_seconds(edited.cpu())} | {_ratio(_share(edited.wall(), new.wall(REFERENCE)))} | "
+                         f"{_ratio(_share(edited.cpu(), new.cpu(PROJECT)))} |")
+    lines += ["", "| reports | a rebuild's peak memory (MiB) | a full build's (MiB) | ratio |", "|---:|---:|---:|---:|"]
+    for result in measured:
+        ours, full = result.edits.memory.peak_pss_bytes, result.points[NEW].peak(PROJECT)
+        lines.append(f"| {result.reports:,} | {_mib(ours)} | {_mib(full)} | {_ratio(_share(ours, full))} |")
+    lines += ["", "| reports | saves | a save to the edited page's new bytes (s) | a save to the whole render (s) |",
+              "|---:|---:|---:|---:|"]
+    for result in measured:
+        point = result.edits
+        if point.to_page:
+            lines.append(f"| {result.reports:,} | {len(point.to_page)} | {_seconds(statistics.median(point.to_page))} "
+                         f"median, {_seconds(max(point.to_page))} worst | "
+                         f"{_seconds(statistics.median(point.to_whole))} median, {_seconds(max(point.to_whole))} worst |")
+        else:
+            lines.append(f"| {result.reports:,} | 0 | not measured: {one_line(point.preview_note)} | |")
+    return lines
+
+
+def edit_targets(results: Sequence[SizeResult]) -> list[tuple[str, str, str]]:
+    """Issue 41's targets for each size whose edits were measured."""
+    found: list[tuple[str, str, str]] = []
+    for result in _edits_of(results):
+        at, new, point = f"{result.reports:,} reports", result.points[NEW], result.edits
+        small = [what for what, edited in point.edits.items()
+                 if what != edit_runs.NOTHING and max(edited.written) < SMALL_EDIT_FILES]
+        for what in [edit_runs.NOTHING, *small]:
+            edited, no_op = point.edits[what], what == edit_runs.NOTHING
+            name = "a no-op rebuild" if no_op else f"a rebuild after {what}"
+            if result.reports >= LARGE:
+                limit, ratio = (NO_OP_WALL if no_op else EDIT_WALL), _share(edited.wall(), new.wall(REFERENCE))
+                found.append((f"{at}: {name}, wall at most {limit}x the reference's full render", _ratio(ratio),
+                              _at_most(ratio, limit)))
+            else:
+                limit, ratio = (NO_OP_CPU if no_op else EDIT_CPU), _share(edited.cpu(), new.cpu(PROJECT))
+                found.append((f"{at}: {name}, CPU at most {limit}x the project's full build", _ratio(ratio),
+                              _at_most(ratio, limit)))
+        ratio = _share(point.memory.peak_pss_bytes, new.peak(PROJECT))
+        found.append((f"{at}: a rebuild's peak memory at most a full build's", _ratio(ratio), _at_most(ratio, 1.0)))
+        for what, seconds, limit in (("the edited page's new bytes", point.to_page, MAX_SAVE_TO_PAGE),
+                                     ("the whole render", point.to_whole, MAX_SAVE_TO_WHOLE)):
+            worst = max(seconds) if seconds else None
+            found.append((f"{at}, under the preview: {what} within {limit:.0f} s of a save",
+                          f"{_seconds(worst)} s worst" if worst is not None else "not measured",
+                          NOT_MEASURED if worst is None else _verdict(worst <= limit)))
+    return found
+
+
 def _keystroke(page) -> str:
     if not page.filter_shown:
         return "no filter on the page"
@@ -465,6 +563,7 @@ def targets(results: Sequence[SizeResult], page, page_note: str) -> list[tuple[s
                           f"at most {MAX_RATIO}x the reference's",
                           "n/a: a cost at or below zero" if ratio is None else _ratio(ratio),
                           NOT_MEASURED if ratio is None else _verdict(ratio <= MAX_RATIO)))
+    found += edit_targets(results)
     largest = results[-1]
     at = f"{largest.reports:,} reports"
     if page is None:
@@ -557,6 +656,8 @@ def report(results: Sequence[SizeResult], page, page_note: str, command_line: st
         *floor_table(results), "",
         "## Largest HTML file", "",
         *html_table(results), "",
+        "## What an edit costs", "",
+        *edits_section(results), "",
         f"## In Chromium, the project's page of {results[-1].reports:,} reports", "",
         *(page_table(page) if page is not None else [page_note[0].upper() + page_note[1:] + "."]), "",
         "## Targets", "",
@@ -611,7 +712,7 @@ def cli(argv: Sequence[str] | None = None) -> int:
         main(None if options.sizes is None else parse_sizes(options.sizes),
              None if options.runs is None else parse_runs(options.runs), browser=options.browser,
              work=work, command_line=bench_command(options.sizes, options.runs, options.browser, options.work),
-             lighthouse=lighthouse_section if options.browser else None)
+             lighthouse=lighthouse_section if options.browser else None, edits=edit_runs.bench_edits)
     except (BenchError, measure.Unmeasurable) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2

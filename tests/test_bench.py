@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import measure, prepare, run
+from benchmarks import edits, measure, prepare, run
 from benchmarks.browser import PageFigures, absent_letter
 from benchmarks.floor import write_floor
 from benchmarks.make_archive import make_archive
@@ -624,3 +624,63 @@ def test_the_test_packages_a_task_requires_are_those_make_test_installs():
     provided = importlib.metadata.packages_distributions()
     assert {distribution.lower() for module in tasks.TEST_PACKAGES for distribution in provided[module]} == wanted
 
+
+
+# --- what an edit costs (benchmarks/edits.py) ----------------------------------------------------
+
+def test_each_edit_rebuilds_in_place_and_writes_what_it_changes_and_each_second_run_undoes_it(tmp_path):
+    make_archive(tmp_path / "source", 24)
+    source = {path: path.read_bytes() for path in (tmp_path / "source" / "reports").rglob("*.json")}
+    point = edits.bench_edits(24, tmp_path / "source", 2, tmp_path / "edits", say=lambda line: None, preview=False)
+    written = {what: edited.written for what, edited in point.edits.items()}
+    nothing = written[edits.NOTHING][0]
+    assert written[edits.NOTHING] == [nothing, nothing]
+    # The noted report's page and copy; every report page for the template; more for a row that moves.
+    assert written[edits.OWN_PAGES] == [nothing + 2, nothing + 2]
+    assert written[edits.TEMPLATE] == [nothing + 24, nothing + 24]
+    assert min(written[edits.ROW_MOVES]) > nothing + 2
+    # The shared archive is as it was; the benchmark's links hold the leakage edit the sampled run made.
+    assert {path: path.read_bytes() for path in source} == source
+    archive = tmp_path / "edits" / "archive" / "reports"
+    changed = [path for path in source if (archive / path.relative_to(tmp_path / "source" / "reports")).read_bytes()
+               != source[path]]
+    assert len(changed) == 1 and point.memory.peak_pss_bytes > 0
+    assert list((tmp_path / "edits" / "archive" / "templates").iterdir()) == []
+
+
+def _edited(written: int, seconds: float, cpu: float) -> edits.Edited:
+    return edits.Edited([measure.Measured(seconds, cpu, 0, 0, "")], [written])
+
+
+def test_the_edits_table_and_targets_set_each_rebuild_beside_the_full_builds(tmp_path):
+    log = tmp_path / "runs.log"
+
+    def fake(reports, archive, runs, folder, say):
+        return edits.EditPoint(reports, {edits.NOTHING: _edited(13, 0.5, 0.6), edits.ROW_MOVES: _edited(300, 1.0, 1.2),
+                                         edits.OWN_PAGES: _edited(15, 0.6, 0.7), edits.TEMPLATE: _edited(2013, 4.0, 5.0)},
+                               measure.Measured(1.0, 1.0, 50 * 2**20, 0, ""), [0.8, 1.2], [1.5, 2.0])
+
+    text = run.main([2], runs=1, browser=False, results_file=None, work=tmp_path / "work", say=lambda line: None,
+                    commands=_stand_ins(log), edits=fake)
+    lines = text.splitlines()
+    assert "## What an edit costs" in lines
+    rows = [line for line in lines if line.startswith("| 2 | ") and " written" not in line and line.count(" | ") == 6]
+    assert [row.split(" | ")[1:4] for row in rows] == [
+        [edits.NOTHING, "13", "0.50"], [edits.ROW_MOVES, "300", "1.00"], [edits.OWN_PAGES, "15", "0.60"],
+        [edits.TEMPLATE, "2,013", "4.00"]]
+    assert "| 2 | 2 | 1.00 median, 1.20 worst | 1.75 median, 2.00 worst |" in lines
+    targets = [line for line in lines if line.startswith("| 2 reports")]
+    # The template edit writes more than a small edit: it is not held to the edit's target.
+    assert [line.split(" | ")[0] for line in targets if "CPU at most" in line] == [
+        "| 2 reports: a no-op rebuild, CPU at most 0.2x the project's full build",
+        f"| 2 reports: a rebuild after {edits.ROW_MOVES}, CPU at most 0.3x the project's full build",
+        f"| 2 reports: a rebuild after {edits.OWN_PAGES}, CPU at most 0.3x the project's full build"]
+    assert "| 2 reports, under the preview: the edited page's new bytes within 1 s of a save | 1.20 s worst | not met |" in lines
+    assert "| 2 reports, under the preview: the whole render within 3 s of a save | 2.00 s worst | met |" in lines
+
+
+def test_without_the_edits_the_benchmark_says_they_were_not_measured(tmp_path):
+    text = run.main([2], runs=1, browser=False, results_file=None, work=tmp_path / "work", say=lambda line: None,
+                    commands=_stand_ins(tmp_path / "runs.log"))
+    lines = text.splitlines()
+    assert lines[lines.index("## What an edit costs") + 2] == "Not measured in this run."
