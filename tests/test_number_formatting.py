@@ -69,8 +69,6 @@ def test_the_script_writes_every_number_as_the_build_does():
     assert written["interval"] == [interval_text(low, high) for low, high in pairs]
 
 
-@pytest.mark.xfail(strict=True, reason="leaderboard-common.js's percent writes -0.0 as 0.00, formatting.percent as -0.00 "
-                                       "(the schema's minimum 0 admits -0.0); fixing the script changes the site's bytes")
 def test_negative_zero_as_an_exact_percentage():
     written = written_by_the_script({"fractions": [-0.0], "floats": [], "intervals": [], "decimals": [2]})
 

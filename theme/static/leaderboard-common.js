@@ -35,7 +35,7 @@
     var d = digitsOf(Math.abs(fraction));
     var parts = place(d.digits, d.exponent + 3);
     var decimals = parts[1].length < 2 ? (parts[1] + "00").slice(0, 2) : parts[1];
-    return (fraction < 0 ? "-" : "") + parts[0] + "." + decimals;
+    return (fraction < 0 || Object.is(fraction, -0) ? "-" : "") + parts[0] + "." + decimals;
   }
 
   // A fraction as the tables write a percentage (display.rounded): with `decimals` decimals, its
