@@ -84,6 +84,20 @@ def register():
 '''
 
 
+@pytest.fixture(autouse=True)
+def recorder_disconnected_afterwards():
+    """Pelican's signals are the process's: once a test here is over, the recorder's receivers are
+    disconnected, so that later builds in this process (other tests) run without it."""
+    yield
+    from pelican import signals
+
+    module = sys.modules.get("page_object_recorder")
+    if module is not None:
+        signals.initialized.disconnect(module._start)
+        signals.content_object_init.disconnect(module._record)
+        signals.finalized.disconnect(module._finish)
+
+
 @dataclass
 class Render:
     """A render's folder, every file's digest in it, its leaderboard.json, and the page objects the
