@@ -29,6 +29,8 @@ import time
 import urllib.parse
 from typing import Iterator
 
+from benchmark_leaderboard.write.output import within
+
 from .exits import DONE, INTERRUPTED
 
 LIVE_PATH = "/__livereload"
@@ -280,7 +282,7 @@ class Rebuilds:
 
     def run(self, changes: list[str] = ()) -> bool:
         """One build; whether it replaced the site. Its problems and its summary are printed."""
-        if not self.fresh and any(path.endswith(".py") and any(_within(os.path.abspath(path), folder)
+        if not self.fresh and any(path.endswith(".py") and any(within(os.path.abspath(path), folder)
                                                                   for folder in self.code) for path in changes):
             self.fresh = True
         if self.fresh:
@@ -295,10 +297,6 @@ class Rebuilds:
         if status > INTERRUPTED:  # Ctrl-C or SIGTERM during the build stops the preview, as it stops a fresh one
             raise KeyboardInterrupt
         return status == DONE
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
