@@ -194,6 +194,7 @@ def livereload(c, reports_dir=None, output_dir="output", manifest=None, release_
         except KeyboardInterrupt:
             pass
         finally:
+            changes_seen.close()
             if server is not None:
                 server.shutdown()
     say("stopped")

@@ -1,4 +1,4 @@
-"""Local preview: a loopback HTTP server for the output folder, a polling watcher, and the rebuilds.
+"""Local preview: a loopback HTTP server for the output folder, a file watcher (watchfiles), and the rebuilds.
 
 ``invoke serve`` and ``invoke livereload`` use these. A live build adds ``theme/livereload/livereload.js``
 to the page (the ``LIVERELOAD`` setting); that script polls ``LIVE_PATH`` on the same origin and reloads
@@ -18,6 +18,7 @@ import http.server
 import ipaddress
 import json
 import os
+import queue
 import re
 import secrets
 import socket
@@ -25,9 +26,12 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 import urllib.parse
 from typing import Iterator
+
+import watchfiles
+
+from benchmark_leaderboard.write.output import within
 
 from .exits import DONE, INTERRUPTED
 
@@ -47,9 +51,13 @@ PREVIEW_HEADERS = {
 IDLE_TIMEOUT = 5.0
 # A percent sign that does not start an escape of two hexadecimal digits.
 _BROKEN_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
-# Files an editor or Python leaves behind; changing them is no reason to rebuild.
-_IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp", ".swx", ".tmp", "~")
-_IGNORED_FOLDERS = {"__pycache__", ".git", ".pytest_cache"}
+# How watchfiles groups a burst of changes (an editor's save, a `git checkout`): a batch is complete once
+# nothing more changed for _STEP_MS, or after _DEBOUNCE_MS at the most.
+_STEP_MS = 50
+_DEBOUNCE_MS = 1600
+# How long a watcher waits for a change before it reports that none came: its first report tells ``watch``
+# that it watches. Waking that often costs nothing, as watchfiles looks at its stop event every _STEP_MS.
+_IDLE_MS = 100
 
 
 def loopback_problem(bind: str) -> str | None:
@@ -203,65 +211,144 @@ def serving(directory: str) -> Iterator[str]:
         server.server_close()
 
 
-def snapshot(paths: list[str], ignore: list[str] = ()) -> dict[str, tuple[int, int, int]]:
-    """Every file below ``paths`` (files or folders, missing ones skipped): path -> (mtime_ns, size, inode).
+def watch(paths: list[str], ignore: list[str] = ()) -> Watch:
+    """Yield the changed paths (absolute, sorted) each time the watched files change and settle.
 
-    Folders in ``ignore`` (the output folder, say), the renders being swapped in beside them
-    (``.<name>.new-*``, ``.<name>.old-*``) and editor or bytecode leftovers are left out."""
-    ignored = {os.path.abspath(path) for path in ignore}
-    beside = {os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".") for path in ignored}
-    seen: dict[str, tuple[int, int, int]] = {}
+    ``paths`` are files or folders, and may not exist yet. Folders in ``ignore`` (the output folder, say),
+    the renders being swapped in beside them (``.<name>.new-*``, ``.<name>.old-*``) and editor or bytecode
+    leftovers are left out. The watching begins now, not at the first ``next``: a change made in between
+    is not missed."""
+    return Watch(paths, ignore)
 
-    def visit(path: str) -> None:
+
+class Watch:
+    """The iterator ``watch`` returns. A file is watched through its folder, non-recursively: an editor
+    that saves by replacing the file would end a watch on the file itself. A missing path is watched
+    through its nearest existing folder, non-recursively too, since that folder may be the whole project
+    (the output, ``.venv``, ``.git``); once it appears, it is watched as what it is. watchfiles does the
+    watching, in a daemon thread for the recursive folders and one for the others; ``close`` stops them."""
+
+    def __init__(self, paths: list[str], ignore: list[str] = ()):
+        self.paths = [os.path.abspath(path) for path in paths]
+        self.filter = _Ignored(self.paths, [os.path.abspath(folder) for folder in ignore])
+        self.batches: queue.Queue = queue.Queue()
+        self.present = self._present()
+        self.roots = _roots(self.paths)
+        self.watchers = self._start(self.roots)
+
+    def __iter__(self) -> Watch:
+        return self
+
+    def __next__(self) -> list[str]:
+        while True:
+            changes = self._take(None)
+            while (more := self._take(_STEP_MS / 1000)) is not None:  # the other thread's share of the same burst
+                changes |= more
+            present = self._present()
+            changes |= present ^ self.present  # a path that appeared or went where no watcher saw it
+            self.present = present
+            roots = _roots(self.paths)
+            if roots != self.roots:  # a watched path appeared or went: watch it as what it is now
+                started = self._start(roots)
+                _stop(self.watchers)
+                self.watchers, self.roots = started, roots
+            changes = sorted(path for path in changes if any(within(path, wanted) for wanted in self.paths))
+            if changes:
+                return changes
+
+    def close(self) -> None:
+        _stop(self.watchers)
+        self.watchers = []
+
+    def _present(self) -> set[str]:
+        return {path for path in self.paths if os.path.lexists(path)}
+
+    def _take(self, timeout: float | None) -> set[str] | None:
+        """The next batch of changed paths; None when none came within ``timeout`` (None: wait for one)."""
         try:
-            entries = list(os.scandir(path))
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
-            return
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                folder = os.path.abspath(entry.path)
-                if entry.name not in _IGNORED_FOLDERS and folder not in ignored and not folder.startswith(tuple(beside)):
-                    visit(entry.path)
-            elif not entry.name.endswith(_IGNORED_SUFFIXES):
-                _record(entry.path, seen)
+            batch = self.batches.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(batch, Exception):
+            raise batch
+        return batch
 
+    def _start(self, roots: tuple[frozenset[str], frozenset[str]]) -> list[tuple[threading.Thread, threading.Event]]:
+        """One watcher for the folders watched recursively and one for the others, both watching on return."""
+        watchers = []
+        try:
+            for recursive, folders in zip((True, False), roots):
+                if folders:
+                    stop, ready = threading.Event(), threading.Event()
+                    thread = threading.Thread(target=self._watching, args=(sorted(folders), recursive, stop, ready),
+                                              name="preview-watcher", daemon=True)
+                    thread.start()
+                    watchers.append((thread, stop, ready))
+            for _, _, ready in watchers:
+                ready.wait()
+        except BaseException:  # Ctrl-C while they start: none is left running
+            _stop([(thread, stop) for thread, stop, _ in watchers])
+            raise
+        return [(thread, stop) for thread, stop, _ in watchers]
+
+    def _watching(self, folders: list[str], recursive: bool, stop: threading.Event, ready: threading.Event) -> None:
+        # watchfiles starts watching at the first ``next``; its first batch (empty if nothing changed) says it has.
+        try:
+            for batch in watchfiles.watch(*folders, watch_filter=self.filter, debounce=_DEBOUNCE_MS, step=_STEP_MS,
+                                          stop_event=stop, rust_timeout=_IDLE_MS, yield_on_timeout=True,
+                                          recursive=recursive, ignore_permission_denied=True):
+                ready.set()
+                if batch:
+                    self.batches.put({path for _, path in batch})
+        except Exception as error:  # raised where the changes are read
+            self.batches.put(error)
+        finally:
+            ready.set()
+
+
+class _Ignored(watchfiles.DefaultFilter):
+    """Passes a change at, below or on the way to a watched path, except in a folder to ignore or in a
+    render swapped in beside one, and except what watchfiles leaves out by default (bytecode, editor swap
+    and backup files, ``__pycache__``, ``.git``, ``.pytest_cache``, ...) and ``.tmp`` files."""
+
+    ignore_entity_patterns = (*watchfiles.DefaultFilter.ignore_entity_patterns, r"\.tmp$")
+
+    def __init__(self, paths: list[str], ignore: list[str]):
+        super().__init__()
+        self.paths, self.ignored = paths, ignore
+        self.beside = tuple(os.path.join(os.path.dirname(folder), f".{os.path.basename(folder)}.{kind}-")
+                            for folder in ignore for kind in ("new", "old"))
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        return (super().__call__(change, path)
+                and any(within(path, wanted) or within(wanted, path) for wanted in self.paths)
+                and not any(within(path, folder) for folder in self.ignored)
+                and not path.startswith(self.beside))
+
+
+def _roots(paths: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The folders to watch recursively (the watched folders) and those to watch alone (the folder of
+    each other path, or the nearest existing one), none below a folder watched recursively."""
+    recursive, alone = set(), set()
     for path in paths:
-        path = os.path.abspath(path)
-        if os.path.isdir(path) and path not in ignored:
-            visit(path)
-        elif os.path.lexists(path):
-            _record(path, seen)
-    return seen
-
-
-def changed_paths(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, int, int]]) -> list[str]:
-    """The paths added, removed or modified between two snapshots, sorted."""
-    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
-
-
-def watch(paths: list[str], ignore: list[str] = (), interval: float = 0.25) -> Iterator[list[str]]:
-    """Yield the changed paths each time the watched files change and then stay still for one interval.
-
-    The first snapshot is taken now, not at the first ``next``: a change made in between is not missed."""
-    return _changes(snapshot(paths, ignore), paths, ignore, interval)
-
-
-def _changes(before, paths, ignore, interval) -> Iterator[list[str]]:
-    while True:
-        time.sleep(interval)
-        after = snapshot(paths, ignore)
-        changes = changed_paths(before, after)
-        if not changes:
+        if os.path.isdir(path):
+            recursive.add(path)
             continue
-        while True:  # an editor or `git checkout` writes several files: wait until they settle
-            time.sleep(interval)
-            settled = snapshot(paths, ignore)
-            if settled == after:
-                break
-            changes = sorted(set(changes) | set(changed_paths(after, settled)))
-            after = settled
-        before = after
-        yield changes
+        folder = os.path.dirname(path)
+        while not os.path.isdir(folder):
+            folder = os.path.dirname(folder)
+        alone.add(folder)
+    recursive = {folder for folder in recursive
+                 if not any(other != folder and within(folder, other) for other in recursive)}
+    return (frozenset(recursive),
+            frozenset(folder for folder in alone if not any(within(folder, other) for other in recursive)))
+
+
+def _stop(watchers: list[tuple[threading.Thread, threading.Event]]) -> None:
+    for _, stop in watchers:
+        stop.set()
+    for thread, _ in watchers:
+        thread.join(timeout=1)  # a watcher checks its stop event every _STEP_MS
 
 
 class Rebuilds:
@@ -280,7 +367,7 @@ class Rebuilds:
 
     def run(self, changes: list[str] = ()) -> bool:
         """One build; whether it replaced the site. Its problems and its summary are printed."""
-        if not self.fresh and any(path.endswith(".py") and any(_within(os.path.abspath(path), folder)
+        if not self.fresh and any(path.endswith(".py") and any(within(os.path.abspath(path), folder)
                                                                   for folder in self.code) for path in changes):
             self.fresh = True
         if self.fresh:
@@ -295,10 +382,6 @@ class Rebuilds:
         if status > INTERRUPTED:  # Ctrl-C or SIGTERM during the build stops the preview, as it stops a fresh one
             raise KeyboardInterrupt
         return status == DONE
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def rebuild_command(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
@@ -349,14 +432,6 @@ def render_once(settings: str, output_dir: str, reports_dir: str | None, manifes
         return exits.UNUSABLE
     say(str(summary))
     return exits.DONE
-
-
-def _record(path: str, seen: dict[str, tuple[int, int, int]]) -> None:
-    try:
-        status = os.stat(path)
-    except OSError:  # removed between listing and reading, or a broken link
-        return
-    seen[path] = (status.st_mtime_ns, status.st_size, status.st_ino)
 
 
 if __name__ == "__main__":

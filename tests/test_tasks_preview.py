@@ -199,19 +199,69 @@ def test_only_loopback_addresses_are_allowed(bind, allowed):
     assert (preview.loopback_problem(bind) is None) is allowed
 
 
+def next_changes(changes: preview.Watch, timeout: float = 10) -> list[str]:
+    """The watcher's next batch; fails instead of waiting for ever when none comes."""
+    batch: list[list[str]] = []
+    worker = threading.Thread(target=lambda: batch.append(next(changes)), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    assert batch, f"the watcher reported nothing within {timeout} s"
+    return batch[0]
+
+
+def watcher_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "preview-watcher"]
+
+
 def test_the_watcher_sees_edits_additions_and_removals_but_not_the_output(tmp_path):
     watched = write_archive(tmp_path / "site", {"a.json": {}, "theme/b.css": "x", "out/index.html": "y"})
-    before = preview.snapshot([str(watched)], ignore=[str(watched / "out")])
-    assert sorted(Path(path).name for path in before) == ["a.json", "b.css"]
-    (watched / "a.json").write_text('{"edited": true}', encoding="utf-8")
-    (watched / "theme/b.css").unlink()
-    (watched / "c.json").write_text("{}", encoding="utf-8")
-    (watched / "out/index.html").write_text("changed", encoding="utf-8")
-    (watched / "theme/b.css~").write_text("editor backup", encoding="utf-8")
-    write_archive(watched, {".out.new-x1y2/index.html": "a render being swapped in"})
-    after = preview.snapshot([str(watched)], ignore=[str(watched / "out")])
-    assert preview.changed_paths(before, after) == [str(watched / "a.json"), str(watched / "c.json"),
-                                                    str(watched / "theme/b.css")]
+    changes = preview.watch([str(watched)], ignore=[str(watched / "out")])
+    try:
+        # All made before the first next(): the watching began when watch() returned.
+        (watched / "a.json").write_text('{"edited": true}', encoding="utf-8")
+        (watched / "theme/b.css").unlink()
+        (watched / "c.json").write_text("{}", encoding="utf-8")
+        (watched / "out/index.html").write_text("changed", encoding="utf-8")
+        write_archive(watched, {"theme/b.css~": "editor backup", "theme/.b.css.swp": "", "notes.tmp": "",
+                                "__pycache__/x.cpython-311.pyc": "", ".git/HEAD": "", ".out.new-x1y2/index.html": "a render"})
+        assert next_changes(changes) == [str(watched / "a.json"), str(watched / "c.json"), str(watched / "theme/b.css")]
+        # Ignored changes and then a new folder: only the folder, and then what is put in it.
+        (watched / "out/index.html").unlink()
+        (watched / ".out.old-x1y2").mkdir()
+        (watched / "theme/icons").mkdir()
+        assert next_changes(changes) == [str(watched / "theme/icons")]
+        (watched / "theme/icons/x.svg").write_text("<svg/>", encoding="utf-8")
+        assert next_changes(changes) == [str(watched / "theme/icons/x.svg")]
+    finally:
+        changes.close()
+    assert watcher_threads() == []
+
+
+def test_the_watcher_follows_a_file_through_its_folder_and_paths_that_do_not_exist_yet(tmp_path):
+    project = write_archive(tmp_path / "project", {"models.jsonl": "", "other.txt": ""})
+    manifest = project / "models.jsonl"
+    missing, reports, deep = tmp_path / "none.jsonl", tmp_path / "reports", tmp_path / "deep/er/x.json"
+    changes = preview.watch([str(manifest), str(missing), str(reports), str(deep)])
+    try:
+        # Saved the way many editors save: a new file renamed over the old one, then edited in place.
+        (project / "models.jsonl.tmp").write_text("{}\n", encoding="utf-8")
+        os.replace(project / "models.jsonl.tmp", manifest)
+        (project / "other.txt").write_text("not watched", encoding="utf-8")
+        assert next_changes(changes) == [str(manifest)]
+        manifest.write_text("{}\n{}\n", encoding="utf-8")
+        assert next_changes(changes) == [str(manifest)]
+        missing.write_text("{}\n", encoding="utf-8")
+        assert next_changes(changes) == [str(missing)]
+        reports.mkdir()
+        assert next_changes(changes) == [str(reports)]
+        (reports / "a.report.json").write_text("{}", encoding="utf-8")  # the new folder is watched as a folder
+        assert next_changes(changes) == [str(reports / "a.report.json")]
+        write_archive(tmp_path, {"deep/er/x.json": {}})
+        assert next_changes(changes) == [str(deep)]
+        deep.write_text("[]", encoding="utf-8")
+        assert next_changes(changes) == [str(deep)]
+    finally:
+        changes.close()
 
 
 def test_plain_builds_carry_no_live_reload_script(tmp_path, archive):
@@ -291,15 +341,21 @@ def test_idle_connections_are_closed_after_the_idle_timeout(tmp_path, archive):
 
 def test_the_watcher_only_looks_at_a_fifo_and_never_opens_it(tmp_path):
     watched = write_archive(tmp_path / "site", {"a.json": {}})
-    os.mkfifo(watched / "x.report.json")
-    result: list[dict] = []
-    worker = threading.Thread(target=lambda: result.append(preview.snapshot([str(watched)])), daemon=True)
-    worker.start()
-    worker.join(timeout=10)  # opening the FIFO for reading would wait for a writer for ever
-    assert not worker.is_alive(), "the watcher hangs on a FIFO"
-    assert sorted(Path(path).name for path in result[0]) == ["a.json", "x.report.json"]
-    # The FIFO as a watched path of its own (a manifest, say) is only looked at too.
-    assert list(preview.snapshot([str(watched / "x.report.json")])) == [str(watched / "x.report.json")]
+    fifo = watched / "x.report.json"
+    os.mkfifo(fifo)
+    # A folder holding a FIFO, and the FIFO as a watched path of its own (a manifest, say).
+    for paths, touched in (([watched], [fifo, watched / "a.json"]), ([fifo], [fifo])):
+        started: list[preview.Watch] = []
+        worker = threading.Thread(target=lambda: started.append(preview.watch([str(path) for path in paths])), daemon=True)
+        worker.start()
+        worker.join(timeout=10)  # opening the FIFO for reading would wait for a writer for ever
+        assert started, "the watcher hangs on a FIFO"
+        try:
+            for path in touched:
+                os.utime(path)
+            assert next_changes(started[0]) == sorted(str(path) for path in touched)
+        finally:
+            started[0].close()
 
 
 @pytest.mark.parametrize("target, problem", [
