@@ -367,8 +367,11 @@ class Rebuilds:
 
     def run(self, changes: list[str] = ()) -> bool:
         """One build; whether it replaced the site. Its problems and its summary are printed."""
-        if not self.fresh and any(path.endswith(".py") and any(within(os.path.abspath(path), folder)
-                                                                  for folder in self.code) for path in changes):
+        # A Python file of the code changed, or a folder appeared there (a new package, whose files
+        # the watcher may report only as their folder): the edited code must be what runs.
+        if not self.fresh and any((path.endswith(".py") or os.path.isdir(path))
+                                  and any(within(os.path.abspath(path), folder) for folder in self.code)
+                                  for path in changes):
             self.fresh = True
         if self.fresh:
             command = rebuild_command(self.settings, self.output_dir, self.reports_dir, self.manifest,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -365,3 +366,17 @@ def test_the_watcher_only_looks_at_a_fifo_and_never_opens_it(tmp_path):
     ("index.html", "the path does not start with /")])
 def test_request_path_problems(target, problem):
     assert preview.request_path_problem(target) == problem
+
+
+@pytest.mark.parametrize("changed, fresh", [("plugins/x.py", True), ("plugins/newpackage", True),
+                                            ("reports/a.report.json", False), ("plugins/notes.txt", False)])
+def test_a_rebuild_runs_in_a_fresh_interpreter_once_the_plugins_code_changed(tmp_path, monkeypatch, changed, fresh):
+    (tmp_path / "plugins" / "newpackage").mkdir(parents=True)
+    ran = []
+    monkeypatch.setattr(preview.subprocess, "run", lambda command: ran.append(("fresh", command)) or
+                        subprocess.CompletedProcess(command, 0))
+    monkeypatch.setattr(preview, "render_once", lambda *args: ran.append(("here", args[-1])) or 0)
+    rebuilds = preview.Rebuilds("pelicanconf.py", "out", None, None, None, live=False, code=[str(tmp_path / "plugins")])
+    assert rebuilds.run() and rebuilds.run([str(tmp_path / changed)]) and rebuilds.run()
+    assert [where for where, _ in ran] == ["here"] + (["fresh", "fresh"] if fresh else ["here", "here"])
+    assert ran[0][1] == {"LEADERBOARD_KEEP_READS": True}
