@@ -243,7 +243,7 @@ class LeaderboardGenerator(Generator):
             else:
                 written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
         # What the tasks wrote or kept is what the registry listed, no more and no less.
-        unplanned = sorted(set(written) ^ set(self.plan.outputs))
+        unplanned = sorted(set(written) ^ set(self.plan.paths()))
         if unplanned:
             raise BuildFailed(f"the leaderboard's registry of outputs and what it wrote differ: {', '.join(unplanned[:5])}")
         files = claims.render_files(self.output_path, written, static, self.settings)

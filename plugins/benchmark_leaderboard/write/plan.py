@@ -50,7 +50,7 @@ PAGE_NAMES = frozenset(("page", "row", "report", "badge", "model", "output_file"
 BOARD_NAMES = ("leaderboard", "leaderboard_view", "leaderboard_pages", "leaderboard_history", "leaderboard_changes")
 
 
-@dataclass
+@dataclass(slots=True)
 class Output:
     path: str
     template: str | None  # what renders it (REPORT, ..., a template's file name), or None: bytes made in Python
@@ -67,7 +67,7 @@ class Plan:
     digests: dict[str, str | None] = field(default_factory=dict)
 
     def paths(self) -> list[str]:
-        return list(self.outputs)
+        return list(self.digests or self.outputs)
 
     def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
                template_files: dict[str, str], pages: Iterable[Any] | None = None) -> None:
@@ -99,6 +99,8 @@ class Plan:
             else:
                 self.digests[path] = digest(version, common, inputs, (output.template or "").encode(),
                                             output.data, state).hex()
+        # From here on the digests name every output; what made each is no longer needed.
+        self.outputs = {}
 
 
 # A page object's attributes that are not its own: the site's settings and context, which the

@@ -70,7 +70,9 @@ class PageJob:
 def _kept(job: PageJob, path: str) -> bool:
     """Whether the output at ``path`` need not be made again: the previous render made it of the same
     inputs and still holds it as it left it (``SiteWriter.unchanged``, which keeps it)."""
-    return job.site.unchanged(path, job.digests.get(path))
+    # Without a previous render nothing is kept, and the digests are not looked at: a worker that
+    # looked each up would copy the pages of the parent's table it shares.
+    return job.site.previous is not None and job.site.unchanged(path, job.digests.get(path))
 
 
 def write_counted(job: PageJob, task: Any) -> tuple[list[str], int, int]:
