@@ -44,6 +44,9 @@ class SiteWriter(Writer):
                  previous_time: int | None = None) -> None:
         super().__init__(os.path.abspath(output_path), settings)
         self._descriptors: dict[tuple[str, str], int | None] = {}
+        # What this build wrote or kept of the leaderboard's, by its path relative to the output (with
+        # "/"); Pelican's own pages stay in its ``_written_files``, by their absolute paths.
+        self._claimed: set[str] = set()
         self.prepare(previous, keep_unchanged, previous_digests, previous_time)
 
     def prepare(self, previous: str | None = None, keep_unchanged: bool = False,
@@ -63,17 +66,21 @@ class SiteWriter(Writer):
         self.linked = 0
 
     def _open_w(self, filename: str, encoding: str, override: bool = False):
-        """Pelican's own pages (``write_file``): a link where a page goes is replaced, never written through."""
+        """Pelican's own pages (``write_file``): a link where a page goes is replaced, never written
+        through, and a path the leaderboard wrote is refused as Pelican refuses its own twice."""
+        relative = os.path.relpath(os.path.abspath(filename), self.output_path).replace(os.sep, "/")
+        if relative in self._claimed:
+            raise FileOverwriteFailedError(f'Failed to overwrite "{filename}" as this build has already written it')
         if os.path.islink(filename):
             os.unlink(filename)
         return super()._open_w(filename, encoding, override)
 
     def _claim(self, relative: str) -> None:
         """Note that this build writes ``relative``; a second time stops it, as Pelican's writer does."""
-        path = os.path.join(self.output_path, *relative.split("/"))
-        if path in self._written_files:
-            raise FileOverwriteFailedError(f'Failed to overwrite "{path}" as this build has already written it')
-        self._written_files.add(path)
+        if relative in self._claimed:
+            raise FileOverwriteFailedError(f'Failed to overwrite "{self._shown(relative)}" as this build has already '
+                                           'written it')
+        self._claimed.add(relative)
 
     def claim(self, relatives: Iterable[str]) -> None:
         """Note the files another process of this build wrote (a worker's), as ``_claim`` does."""
@@ -91,9 +98,9 @@ class SiteWriter(Writer):
         runner that moves only what changed (``keep_unchanged``), left to the runner."""
         if digest is None or self.previous is None or self.previous_digests.get(relative) != digest:
             return False
-        path = os.path.join(self.output_path, *relative.split("/"))
-        if path in self._written_files:
-            raise FileOverwriteFailedError(f'Failed to overwrite "{path}" as this build has already written it')
+        if relative in self._claimed:
+            raise FileOverwriteFailedError(f'Failed to overwrite "{self._shown(relative)}" as this build has already '
+                                           'written it')
         folder, _, name = relative.rpartition("/")
         old = self._descriptor(self.previous, folder, make=False)
         if old is None:
@@ -109,7 +116,7 @@ class SiteWriter(Writer):
                 os.link(name, name, src_dir_fd=old, dst_dir_fd=self._descriptor(self.output_path, folder))
             except OSError:  # another file system, or links not allowed: it is made again
                 return False
-        self._written_files.add(path)
+        self._claimed.add(relative)
         self.linked += 1
         return True
 
