@@ -191,6 +191,18 @@ class LeaderboardGenerator(Generator):
         site = writer if isinstance(writer, SiteWriter) else SiteWriter(self.output_path, self.settings)
         site.prepare(previous, self.options.keep_unchanged and not self.in_place, (earlier or {}).get("digests"),
                      output.marker_time(previous) if earlier else None)
+        linked_at_start = site.linked
+        pages = {page.save_as: page for page in self.pages}
+        # Beside a previous render, the outputs whose digests say that they would be made again of the
+        # same inputs, and whose files are still as that render left them, are kept (SiteWriter.unchanged),
+        # here, before any task starts; the writing map is given only the tasks with something else to
+        # make. A kept page is this render's file: it is announced with content_written at once.
+        make: frozenset[str] | None = None
+        written: list[str] = []
+        if site.previous is not None:
+            written = [path for path, found in self.plan.digests.items() if site.unchanged(path, found)]
+            make = frozenset(self.plan.digests).difference(written)
+            site.announce([pages[path] for path in written if path in pages], self.context)
         boards = len(self.page_specs)
         job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
                        self.get_template("family_page"), self.get_template("compare"),
@@ -201,18 +213,9 @@ class LeaderboardGenerator(Generator):
                        self.pages[boards:boards + len(board.rows)],
                        self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
-                       self.pages[boards + len(board.rows):], self.plan.digests)
+                       self.pages[boards + len(board.rows):], make)
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
-        # The files made of every row first, in one task: one worker reads all the rows, the others
-        # only those of their own tasks, so that fewer of the pages they share with this process are
-        # copied into them (reading an object writes its reference count).
-        tasks: list[Any] = [work.WholeFiles(), work.IndexPage()]
-        tasks += [work.SuitePage(s) for s in range(1, len(board.suites))]
-        tasks += [work.FamilyPages(s, f) for s, suite in enumerate(board.suites) for f in range(len(suite.families))]
-        tasks += [work.SuiteMetrics(s) for s in range(len(board.suites))]
-        tasks += [work.ReportPages(rows) for rows in workers.chunks(range(len(board.rows)), self.options.workers)]
-        tasks += [work.ModelPages(numbers) for numbers in workers.chunks(range(len(self.models)), self.options.workers)]
-        pages = {page.save_as: page for page in self.pages}
+        tasks = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers))
 
         def arrived(part: tuple[list[str], int, int]) -> None:
             # Each task's files as it ends: a worker's are noted in this process's writer, and its
@@ -223,24 +226,26 @@ class LeaderboardGenerator(Generator):
             site.announce([pages[path] for path in paths if path in pages], self.context)
 
         parts = workers.run(write_counted, tasks, job, self.options.workers, arrived)
-        written = [path for paths, _, _ in parts for path in paths]
-        linked, linked_before = sum(count for _, count, _ in parts), site.linked
+        written += [path for paths, _, _ in parts for path in paths]
+        # What workers linked (this process's own count is its writer's).
+        linked = sum(count for _, count, process in parts if process != os.getpid())
+
+        def made(path: str) -> bool:
+            return make is None or path in make
+
         if self.changes is not None:
-            changed = write_changes(job, self.get_template("changes"), self.get_template("changes_page"), self.changes)
+            changed = [path for path in write_changes(job, self.get_template("changes"),
+                                                      self.get_template("changes_page"), self.changes) if made(path)]
             site.announce([pages[path] for path in changed if path in pages], self.context)
             written += changed
-        if self.feed is not None and site.unchanged(FEED_PATH, self.plan.digests.get(FEED_PATH)):
-            written.append(FEED_PATH)
-        elif self.feed is not None:
+        if self.feed is not None and made(FEED_PATH):
             site_url = self.context["leaderboard_site_url"]
             written.append(site.write(FEED_PATH, feed_bytes(
                 [self.feed], self.env.get_template(CONTENT_TEMPLATE), site_name=self.settings.get("SITENAME", ""),
                 feed_id=f"{self.feed.id}/feed", link=self.feed.link, feed_url=f"{site_url}/{FEED_PATH}",
                 language=self.settings.get("DEFAULT_LANG") or "en")))
         for name in validate.SCHEMA_NAMES:
-            if site.unchanged(SCHEMAS + name, self.plan.digests.get(SCHEMAS + name)):
-                written.append(SCHEMAS + name)
-            else:
+            if made(SCHEMAS + name):
                 written.append(site.write(SCHEMAS + name, validate.schema_text(name).encode("utf-8")))
         # What the tasks wrote or kept is what the registry listed, no more and no less.
         unplanned = sorted(set(written) ^ set(self.plan.paths()))
@@ -255,7 +260,7 @@ class LeaderboardGenerator(Generator):
         digests = {path: found for path, found in self.plan.digests.items() if found is not None}
         written.append(site.replace(output.MARKER, output.marker_bytes(self.options.release_tag, files, digests)))
         written.sort()
-        linked += site.linked - linked_before
+        linked += site.linked - linked_at_start
         families = len({family.name for suite in board.suites for family in suite.families})
         leaderboard_written.send(self, written=Written(len(board.rows), len(board.suites), families, len(written),
                                                        linked))

@@ -24,17 +24,19 @@ board's key."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from ..paths import (COLUMNS_CSS, COMPARE_DATA, DATA_SCRIPT, FEED_PATH, LEADERBOARD_CSV, LEADERBOARD_JSON, NOJS_CSS,
-                     PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, SCHEMAS, UNCERTAINTY, badge_path, model_page_path,
-                     panel_script_path, report_page_path, suite_csv_path)
-from ..present.board_view import suite_rows
+from ..paths import (COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, FEED_PATH, LEADERBOARD_CSV,
+                     LEADERBOARD_JSON, NOJS_CSS, PREVIOUS_COPY, REPORT_COPIES, ROW_CHUNKS, SCHEMAS, UNCERTAINTY,
+                     badge_path, family_page_path, model_page_path, panel_script_path, report_page_path,
+                     suite_csv_path, suite_page_path)
+from ..present.board_view import family_pagers, suite_rows
 from ..present.publish import ROW_CHUNK, chunk_count
 from ..present.report_details import NEAREST_REACH, NEAREST_SHOWN
 from ..read import validate
 from ..digests import (Unstable, context_digest, digest, filters_digest, plugin_version, plugins_digest,
                        settings_digest, stable_or_none, template_tree)
+from . import work
 
 # What renders each kind of output: the name Pelican's ``get_template`` takes (its file is the name
 # and ``.html``), or a template's file name.
@@ -55,6 +57,15 @@ class Output:
     path: str
     template: str | None  # what renders it (REPORT, ..., a template's file name), or None: bytes made in Python
     data: bytes  # the digest of its own data
+    # The task of the writing map that makes it (work.py: a row's files are a ReportPages of that
+    # row, a model's page a ModelPages of that model), or None: generate_output makes it itself.
+    part: Any = None
+
+
+# The order in which the writing map is given its tasks of each kind (the files made of every row
+# first: one worker reads all the rows, the others only those of their own tasks, so that fewer of
+# the pages they share with the build's process are copied into them); then the rows' and the models'.
+_TASK_ORDER = {work.WholeFiles: 0, work.IndexPage: 1, work.SuitePage: 2, work.FamilyPages: 3, work.SuiteMetrics: 4}
 
 
 @dataclass
@@ -65,9 +76,33 @@ class Plan:
     outputs: dict[str, Output]
     board_key: bytes
     digests: dict[str, str | None] = field(default_factory=dict)
+    # Once ``finish`` has run: each task of the writing map and the paths it makes, by (its kind, it).
+    parts: dict[tuple[type, Any], tuple[Any, list[str]]] = field(default_factory=dict)
 
     def paths(self) -> list[str]:
         return list(self.digests or self.outputs)
+
+    def tasks(self, make: frozenset[str] | None, split: Callable[[Sequence[int]], Iterable[Sequence[int]]]) -> list[Any]:
+        """The writing map's tasks that make something of ``make`` (every task, given None): the
+        fixed ones in their kinds' order, then the rows with a file to make and the models with a
+        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind. Asked
+        once: the parts are let go then."""
+        fixed: list[Any] = []
+        rows: list[int] = []
+        models: list[int] = []
+        for part, paths in self.parts.values():
+            if part is None or (make is not None and make.isdisjoint(paths)):
+                continue
+            if isinstance(part, work.ReportPages):
+                rows += part.rows
+            elif isinstance(part, work.ModelPages):
+                models += part.models
+            else:
+                fixed.append(part)
+        fixed.sort(key=lambda part: (_TASK_ORDER[type(part)], part))
+        self.parts = {}
+        return (fixed + [work.ReportPages(chunk) for chunk in split(rows)]
+                + [work.ModelPages(chunk) for chunk in split(models)])
 
     def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
                template_files: dict[str, str], pages: Iterable[Any] | None = None) -> None:
@@ -90,16 +125,23 @@ class Plan:
             read = None if callables is None else context_digest(context, environment, names, covered, PAGE_NAMES,
                                                                  callables)
             by_template[name] = None if read is None else digest(tree, read)
+        # What every output of a template shares (the plugin's version, the settings, the template
+        # and what it reads), digested once a template; each output's digest adds its own data.
+        shared = {name: None if common is None or inputs is None else digest(version, common, inputs,
+                                                                              (name or "").encode())
+                  for name, inputs in by_template.items()}
         self.digests = {}
+        self.parts = {}
         for path, output in self.outputs.items():
-            inputs = by_template.get(output.template)
+            self.parts.setdefault((type(output.part), output.part), (output.part, []))[1].append(path)
+            prefix = shared.get(output.template)
             state = states.get(path, b"")
-            if common is None or inputs is None or state is None:
+            if prefix is None or state is None:
                 self.digests[path] = None
             else:
-                self.digests[path] = digest(version, common, inputs, (output.template or "").encode(),
-                                            output.data, state).hex()
-        # From here on the digests name every output; what made each is no longer needed.
+                self.digests[path] = digest(prefix, output.data, state).hex()
+        # From here on the digests name every output and the parts what makes each: the rest of
+        # what made each is no longer needed.
         self.outputs = {}
 
 
@@ -130,7 +172,9 @@ def row_keys(board: Any, view: Any, changes: Any) -> list[bytes]:
         if manifest is None:
             manifest = manifest_keys[name] = stable_or_none(board.manifest.get(name)) or b"?"
         start = bounds[index]
-        facts = (index, filled, places.in_suite[index], places.in_family[index], places.suite_of[index],
+        # The row as a plain tuple: its text is the same values, written by tuple's own repr rather
+        # than a named tuple's, which is made in Python field by field.
+        facts = (index, tuple(filled.row), filled.sources, filled.fixture_count, places.in_suite[index], places.in_family[index], places.suite_of[index],
                  sure.values(index), view.leakage_interval[index], view.recall_interval[index], view.frontier[index],
                  view.param_count[index], leakage_decimals.get(index), recall_decimals.get(index),
                  notes.get(rows[index].report_path), release if rows[index].report_path in notes else None)
@@ -158,44 +202,57 @@ def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[in
     board_key = digest(shape, changes.previous_bytes if changes is not None else b"", *keys)
     outputs: dict[str, Output] = {}
 
-    def add(path: str, template: str | None, *data: bytes) -> None:
+    def add(path: str, template: str | None, *data: bytes, part: Any = None) -> None:
         if path in outputs:
             raise ValueError(f"the leaderboard writes {path} twice")
-        outputs[path] = Output(path, template, digest(*data))
+        outputs[path] = Output(path, template, digest(*data), part)
 
     rows, places, sure = board.rows, board.places, board.uncertainty
-    templates = {spec.save_as: spec.template for spec in page_specs}
-    for save_as, template in templates.items():
-        add(save_as, template, board_key)
-    for suite in board.suites[1:]:
-        add(panel_script_path(suite.anchor), PANEL, board_key)
-    add(COLUMNS_CSS, COLUMNS, board_key)
-    add(NOJS_CSS, NOJS, board_key)
+    whole, index_page = work.WholeFiles(), work.IndexPage()
+    # The task that writes each board page (the changes pages have none: generate_output writes them).
+    board_parts: dict[str, Any] = {index_save_as: index_page, COMPARE_PAGE: whole}
+    for number, suite in enumerate(board.suites):
+        if number:
+            board_parts[suite_page_path(suite.anchor)] = work.SuitePage(number)
+        for family_number in range(len(suite.families)):
+            part = work.FamilyPages(number, family_number)
+            for pager in family_pagers(suite, family_number + 1, view.page_rows):
+                board_parts[family_page_path(suite.anchor, family_number + 1, pager.number)] = part
+    for spec in page_specs:
+        add(spec.save_as, spec.template, board_key, part=board_parts.get(spec.save_as))
+    for number, suite in enumerate(board.suites[1:], 1):
+        add(panel_script_path(suite.anchor), PANEL, board_key, part=work.SuitePage(number))
+    add(COLUMNS_CSS, COLUMNS, board_key, part=index_page)
+    add(NOJS_CSS, NOJS, board_key, part=index_page)
     for path in (LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, LEADERBOARD_CSV):
-        add(path, None, board_key)
+        add(path, None, board_key, part=whole)
     for suite in board.suites:
-        add(suite_csv_path(suite.anchor), None, board_key)
+        add(suite_csv_path(suite.anchor), None, board_key, part=whole)
     for number in range(chunk_count(len(rows))):
-        add(f"{ROW_CHUNKS}{number}.js", None, shape, *keys[number * ROW_CHUNK:(number + 1) * ROW_CHUNK])
-    for suite in board.suites:
-        add(COMPARE_DATA + suite.anchor + ".js", None, shape, *(keys[index] for index in suite_rows(suite)))
+        add(f"{ROW_CHUNKS}{number}.js", None, shape, *keys[number * ROW_CHUNK:(number + 1) * ROW_CHUNK], part=whole)
+    for number, suite in enumerate(board.suites):
+        add(COMPARE_DATA + suite.anchor + ".js", None, shape, *(keys[index] for index in suite_rows(suite)),
+            part=work.SuiteMetrics(number))
     groups: dict[tuple[str, str, str], list[int]] = {}
     for index, row in enumerate(rows):
         groups.setdefault((row.suite, row.model_name, row.device), []).append(index)
     copies, bounds, sizes = board.copies, board.copy_bounds, board.copy_sizes
     for index, row in enumerate(rows):
+        part = work.ReportPages((index,))
         start = bounds[index]
-        add(REPORT_COPIES + row.report_path, None, memoryview(copies)[start:start + sizes[index]])
+        add(REPORT_COPIES + row.report_path, None, memoryview(copies)[start:start + sizes[index]], part=part)
         suite_number = places.suite_of[index]
         badge_index = badge_rows[index]
         if badge_index == index:
-            add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, keys[index])
+            add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, keys[index], part=part)
         nearest = sure.nearest_alike(index, suite_number, places.in_suite[index] - 1, NEAREST_SHOWN, NEAREST_REACH)
         history = groups[(row.suite, row.model_name, row.device)]
         add(report_page_path(row.report_path), REPORT, shape, keys[index], keys[badge_index],
-            b"".join(keys[at] for at in nearest), b"".join(keys[at] for at in history) if len(history) > 1 else b"")
-    for name in models.names:
-        add(model_page_path(name), MODEL, shape, *(keys[index] for index in models.rows[name]))
+            b"".join(keys[at] for at in nearest), b"".join(keys[at] for at in history) if len(history) > 1 else b"",
+            part=part)
+    for number, name in enumerate(models.names):
+        add(model_page_path(name), MODEL, shape, *(keys[index] for index in models.rows[name]),
+            part=work.ModelPages((number,)))
     if changes is not None:
         add(PREVIOUS_COPY, None, changes.previous_bytes)
     if feed is not None:

@@ -64,22 +64,24 @@ class PageJob:
     model_template: Any
     models: ModelIndex  # every model and its rows
     model_pages: Sequence[ModelPage]  # the page object of each model's page, in ``models.names`` order
-    digests: dict[str, str | None]  # each output's digest (plan.Plan.digests), by its path
+    # The outputs to make (None: every one); the others the build's process has kept from the
+    # previous render before the map started, since their digests say that they would be the same.
+    make: frozenset[str] | None
 
 
 def _kept(job: PageJob, path: str) -> bool:
-    """Whether the output at ``path`` need not be made again: the previous render made it of the same
-    inputs and still holds it as it left it (``SiteWriter.unchanged``, which keeps it)."""
-    # Without a previous render nothing is kept, and the digests are not looked at: a worker that
-    # looked each up would copy the pages of the parent's table it shares.
-    return job.site.previous is not None and job.site.unchanged(path, job.digests.get(path))
+    """Whether the output at ``path`` was kept from the previous render (is not to be made)."""
+    return job.make is not None and path not in job.make
 
 
 def write_counted(job: PageJob, task: Any) -> tuple[list[str], int, int]:
-    """``_write_part``, how many of the files it wrote it kept from the previous render (counted
-    where the task runs: a worker's writer is its own), and the process it ran in."""
+    """The files ``_write_part`` made, how many of them turned out to be the previous render's bytes
+    and were linked or left in place (counted where the task runs: a worker's writer is its own),
+    and the process it ran in."""
     before = job.site.linked
     paths = _write_part(job, task)
+    if job.make is not None:
+        paths = [path for path in paths if path in job.make]
     return paths, job.site.linked - before, os.getpid()
 
 
