@@ -120,8 +120,11 @@ class _Build:
                 self.had_render = earlier is not None
                 previous = place.target if self.had_render else None
                 # Into an earlier render that lists its files (and not for a release, whose seal
-                # covers every file): only what changed is rendered, and moved into it.
-                only_changes = previous is not None and finish is None and "files" in earlier
+                # covers every file): only what changed is rendered, and moved into it. Only its
+                # list of files is kept meanwhile: the build reads the digests it needs itself.
+                earlier_files = earlier.get("files") if earlier is not None else None
+                del earlier
+                only_changes = previous is not None and finish is None and earlier_files is not None
                 mode = place.mode()
                 staging = place.make_staging()
                 try:
@@ -149,7 +152,7 @@ class _Build:
                             if made is None or "files" not in made:
                                 raise BuildError(f"the render did not mark itself; {self.shown} is unchanged")
                             files = len(made["files"])
-                            stale = set(earlier["files"]) - set(made["files"])
+                            stale = set(earlier_files) - set(made["files"])
                             retention = settings.get("OUTPUT_RETENTION") or ()
                             kept = not_written(place.target, retention)
                             clashes = [entry for entry in kept

@@ -191,6 +191,9 @@ class LeaderboardGenerator(Generator):
         site = writer if isinstance(writer, SiteWriter) else SiteWriter(self.output_path, self.settings)
         site.prepare(previous, self.options.keep_unchanged and not self.in_place, (earlier or {}).get("digests"),
                      output.marker_time(previous) if earlier else None)
+        # The writer holds the digests it needs; the rest of the marker is not kept while pages are made.
+        del earlier
+        output.forget_markers()
         linked_at_start = site.linked
         pages = {page.save_as: page for page in self.pages}
         # Beside a previous render, the outputs whose digests say that they would be made again of the
@@ -200,7 +203,7 @@ class LeaderboardGenerator(Generator):
         make: frozenset[str] | None = None
         written: list[str] = []
         if site.previous is not None:
-            written = [path for path, found in self.plan.digests.items() if site.unchanged(path, found)]
+            written = site.keep_unchanged_files(self.plan.digests)
             make = frozenset(self.plan.digests).difference(written)
             site.announce([pages[path] for path in written if path in pages], self.context)
         boards = len(self.page_specs)

@@ -109,6 +109,12 @@ def read_marker(folder: str) -> dict[str, Any] | None:
     return document
 
 
+def forget_markers() -> None:
+    """Let go of the markers ``read_marker`` keeps: once a build has taken what it needs of its
+    previous render's marker, the rest is not held while its pages are made."""
+    _read.clear()
+
+
 def render_files(marker: dict[str, Any] | None) -> frozenset[str] | None:
     """The files a render wrote, as its marker lists them; None for a marker that lists none (written
     before markers did: everything in such a render counts as its own)."""

@@ -120,6 +120,15 @@ class SiteWriter(Writer):
         self.linked += 1
         return True
 
+    def keep_unchanged_files(self, digests: dict[str, str | None]) -> list[str]:
+        """Keep every file of ``digests`` (each output's, by its path) that ``unchanged`` says need
+        not be made, and return their paths, in the order given. The previous render's digests are
+        let go then: every other file of the build is made, and they are not kept in memory while
+        it is."""
+        kept = [relative for relative, digest in digests.items() if self.unchanged(relative, digest)]
+        self.previous_digests = {}
+        return kept
+
     def write(self, relative: str, data: bytes) -> str:
         """Write ``data`` as ``relative`` (a POSIX path inside the output); returns ``relative``."""
         folder, _, name = relative.rpartition("/")
