@@ -174,8 +174,8 @@ def row_keys(board: Any, view: Any, changes: Any) -> list[bytes]:
         start = bounds[index]
         # The row as a plain tuple: its text is the same values, written by tuple's own repr rather
         # than a named tuple's, which is made in Python field by field.
-        facts = (index, tuple(filled.row), filled.sources, filled.fixture_count, places.in_suite[index], places.in_family[index], places.suite_of[index],
-                 sure.values(index), view.leakage_interval[index], view.recall_interval[index], view.frontier[index],
+        facts = (index, tuple(filled.row), filled.sources, filled.fixture_count, places.in_suite[index],
+                 places.in_family[index], places.suite_of[index], sure.values(index), view.leakage_interval[index], view.recall_interval[index], view.frontier[index],
                  view.param_count[index], leakage_decimals.get(index), recall_decimals.get(index),
                  notes.get(rows[index].report_path), release if rows[index].report_path in notes else None)
         keys.append(digest(repr(facts).encode("utf-8", "surrogatepass"),
