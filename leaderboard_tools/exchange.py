@@ -130,6 +130,11 @@ class Place:
                     os.replace(os.path.join(top, name), destination)
             os.replace(os.path.join(staging, MARKER), os.path.join(self.target, MARKER))
 
+    def first_files(self, staging: str, earlier: Iterable[str]) -> FirstFiles:
+        """What puts a rebuild's first files into the output ahead of the merge (``FirstFiles``)."""
+        folder, prefix = (self.target, INNER_OLD_PREFIX) if self.mount else (self.parent, f".{self.name}.old-")
+        return FirstFiles(staging, self.target, earlier, lambda: make_folder(folder, prefix))
+
     def tidy(self, staging: str | None) -> None:
         """After the build, whatever happened: the staging folder (a partial render, or the old
         render after the exchange) is removed; in a mount point a half-done move is finished or undone."""
@@ -138,6 +143,58 @@ class Place:
         recover_beside(self.parent, self.name, self.target)
         if os.path.isdir(self.target) and not os.path.islink(self.target):
             recover_inside(self.target)
+
+
+class FirstFiles:
+    """The files a rebuild puts into the output before the rest of its render is merged (the
+    preview's edited report pages, which a reader is waiting for): each replaces, in one step, the
+    file of the same path that the last render wrote (its marker lists it) and that is still a
+    regular file; a path the last render did not write waits for the merge and its checks. The file
+    replaced is kept, linked, in a folder of the runner's own beside the output (which a killed
+    build leaves to the next one's recovery) until the build ends: a failed build puts every one
+    back (``undo``), so that it leaves the output as it was. A build killed between the two leaves
+    the old marker and files newer than it, which the next build makes again, as after a merge."""
+
+    def __init__(self, staging: str, target: str, earlier: Iterable[str], make_backups: Callable[[], str]):
+        self.staging, self.target = staging, target
+        self.earlier = frozenset(earlier)
+        self.make_backups = make_backups
+        self.backups: str | None = None
+        self.moved: list[tuple[str, str]] = []  # each file put in place, and where its old file is kept
+
+    def put(self, paths: Iterable[str]) -> None:
+        with signals_deferred():
+            for path in paths:
+                if path not in self.earlier:
+                    continue
+                source = os.path.join(self.staging, *path.split("/"))
+                destination = os.path.join(self.target, *path.split("/"))
+                try:
+                    found = os.lstat(destination)
+                except FileNotFoundError:
+                    continue
+                if not stat.S_ISREG(found.st_mode) or not os.path.isfile(source):
+                    continue
+                if self.backups is None:
+                    self.backups = self.make_backups()
+                backup = os.path.join(self.backups, str(len(self.moved)))
+                os.link(destination, backup, follow_symlinks=False)
+                os.replace(source, destination)
+                self.moved.append((destination, backup))
+
+    def undo(self) -> None:
+        """Every file put in place goes back to what it was."""
+        with signals_deferred():
+            while self.moved:
+                destination, backup = self.moved.pop()
+                os.replace(backup, destination)
+
+    def done(self) -> None:
+        """The build ended: the old files kept meanwhile go."""
+        self.moved = []
+        if self.backups is not None:
+            remove_tree(self.backups)
+            self.backups = None
 
 
 # --- the lock -------------------------------------------------------------------------------------

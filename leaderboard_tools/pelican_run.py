@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .build_settings import pelican_settings
 from .faults import BuildError
@@ -23,13 +23,15 @@ if TYPE_CHECKING:  # imported where Pelican runs: the plugin's generator imports
     from benchmark_leaderboard.generator import Written
 
 
-def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) -> Written:
+def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any],
+                first: Callable[[list[str]], None] | None = None) -> Written:
     """Run Pelican once with ``output_dir`` as its output; returns what the plugin's
     ``leaderboard_written`` signal said of it: the rows, suites and model families of the leaderboard,
-    and the files it wrote and linked."""
+    and the files it wrote and linked. ``first``, when given, is called with the paths that the
+    plugin's ``leaderboard_first_written`` names (the edited reports' files, written before the rest)."""
     from pelican import Pelican
 
-    from benchmark_leaderboard.generator import leaderboard_written
+    from benchmark_leaderboard.generator import leaderboard_first_written, leaderboard_written
 
     freeze_at_exit()
     written = []
@@ -37,7 +39,12 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
     def receiver(sender, **kwargs) -> None:
         written.append(kwargs["written"])
 
+    def first_receiver(sender, **kwargs) -> None:
+        first(kwargs["paths"])
+
     leaderboard_written.connect(receiver)
+    if first is not None:
+        leaderboard_first_written.connect(first_receiver)
     try:
         with collector_paused():
             settings = pelican_settings(settings_file, {**overrides, "OUTPUT_PATH": os.path.abspath(output_dir)})
@@ -48,6 +55,7 @@ def render_into(settings_file: str, output_dir: str, overrides: dict[str, Any]) 
                 raise
     finally:
         leaderboard_written.disconnect(receiver)
+        leaderboard_first_written.disconnect(first_receiver)
     if not written:
         raise BuildError("the benchmark_leaderboard plugin did not run: check PLUGIN_PATHS and PLUGINS in the settings")
     return written[-1]

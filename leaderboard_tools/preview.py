@@ -6,7 +6,8 @@ the page when the server reports a new build. Normal and release builds never co
 
 ``Rebuilds`` renders after each save in the preview's own process, which keeps what reading each
 report made of it (``LEADERBOARD_KEEP_READS``): a save parses again only the files it changed, and
-the build makes again only the outputs whose inputs changed. Once the plugin's own code changes,
+the build makes again only the outputs whose inputs changed; the edited reports' own files are
+written first and put where the reader is before the rest of the render is merged. Once the plugin's own code changes,
 each rebuild runs in a fresh interpreter instead (``python -m leaderboard_tools.preview --settings
 FILE --output-dir DIR [...]`` renders once), so that the edited code is what runs."""
 
@@ -381,7 +382,8 @@ class Rebuilds:
         if self.builds:
             extra["LEADERBOARD_WORKERS"] = 1
         self.builds += 1
-        status = render_once(self.settings, self.output_dir, self.reports_dir, self.manifest, self.release_tag, extra)
+        status = render_once(self.settings, self.output_dir, self.reports_dir, self.manifest, self.release_tag, extra,
+                             first=True)
         if status > INTERRUPTED:  # Ctrl-C or SIGTERM during the build stops the preview, as it stops a fresh one
             raise KeyboardInterrupt
         return status == DONE
@@ -412,8 +414,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def render_once(settings: str, output_dir: str, reports_dir: str | None, manifest: str | None,
-                release_tag: str | None, extra: dict | None) -> int:
-    """Render once and print its problems or its summary; the exit status (``exits``)."""
+                release_tag: str | None, extra: dict | None, first: bool = False) -> int:
+    """Render once and print its problems or its summary; the exit status (``exits``). With ``first``,
+    the edited reports' files go into the output ahead of the rest (``runner.build``)."""
     from benchmark_leaderboard.problems import BuildRefused
     from . import exits
     from .faults import BuildError
@@ -422,7 +425,7 @@ def render_once(settings: str, output_dir: str, reports_dir: str | None, manifes
 
     try:
         summary = build(settings, output_dir, reports_dir=reports_dir, manifest=manifest, release_tag=release_tag,
-                        extra=extra)
+                        extra=extra, first=first)
     except BuildInterrupted as interrupt:
         say(interrupt.line())
         return exits.interrupted(interrupt.signum)

@@ -68,18 +68,21 @@ def build(
     extra: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
     finish: Callable[[str], None] | None = None,
+    first: bool = False,
 ) -> Summary:
     """Render the site into ``output_dir`` atomically. Raises ``BuildRefused`` (the archive),
     ``BuildError`` (one line: ``error.line()``) or ``BuildInterrupted``.
 
     ``finish``, when given, is called with the rendered folder before it replaces the output: what it
-    adds (a release's SHA256SUMS) arrives in the same exchange."""
+    adds (a release's SHA256SUMS) arrives in the same exchange. With ``first`` (the preview's), a
+    rebuild puts the edited reports' files into the output as soon as they are written, ahead of the
+    rest of the render (``exchange.FirstFiles``); a failed build puts the old ones back."""
     started = time.perf_counter()
     run = _Build(settings_file, output_dir, progress or say)
     with sigterm_raises():
         try:
             rows, suites, families, files, linked = run.run(build_overrides(reports_dir, manifest, release_tag, extra),
-                                                            finish)
+                                                            finish, first)
         except KeyboardInterrupt as interrupt:
             signum = signal_of(interrupt)
             raise BuildInterrupted(signum, f"build interrupted by {signum.name}; {run.unchanged()}") from None
@@ -101,7 +104,8 @@ class _Build:
             return f"there was no earlier render, and {self.shown} is as it was"
         return f"{self.shown} keeps its last complete render"
 
-    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None) -> tuple[int, int, int, int, int]:
+    def run(self, overrides: dict[str, Any], finish: Callable[[str], None] | None,
+            first: bool = False) -> tuple[int, int, int, int, int]:
         place = Place(self.output_dir)
         self.had_render = read_marker(place.target) is not None
         settings = settings_of(self.settings_file, overrides)
@@ -127,6 +131,8 @@ class _Build:
                 only_changes = previous is not None and finish is None and earlier_files is not None
                 mode = place.mode()
                 staging = place.make_staging()
+                ahead = place.first_files(staging, earlier_files) if first and only_changes else None
+                merged = False
                 try:
                     source = overrides.get("LEADERBOARD_REPORTS_DIR") or "the archive named in " + os.path.basename(self.settings_file)
                     self.say(f"rendering {one_line(source)} into {self.shown}")
@@ -134,7 +140,8 @@ class _Build:
                     try:
                         written = render_into(self.settings_file, staging,
                                               {**overrides, "LEADERBOARD_PREVIOUS_RENDER": previous,
-                                               "LEADERBOARD_KEEP_UNCHANGED": only_changes})
+                                               "LEADERBOARD_KEEP_UNCHANGED": only_changes},
+                                              ahead.put if ahead is not None else None)
                         if not os.path.lexists(os.path.join(staging, MARKER)):
                             # The generator marks its render last; a plugin that did not is marked here.
                             tag = settings.get("LEADERBOARD_RELEASE_TAG")
@@ -176,8 +183,13 @@ class _Build:
                         place.merge(staging, stale, retention)
                     else:
                         place.swap(staging, mode)
+                    merged = True
                 finally:
                     with signals_deferred():  # a second Ctrl-C must not leave half of the staging folder
+                        if ahead is not None:
+                            if not merged:
+                                ahead.undo()
+                            ahead.done()
                         place.tidy(staging)
         except OSError as error:
             raise BuildError(self._failure(error, place, staging)) from None

@@ -375,7 +375,7 @@ def test_a_rebuild_runs_in_a_fresh_interpreter_once_the_plugins_code_changed(tmp
     ran = []
     monkeypatch.setattr(preview.subprocess, "run", lambda command: ran.append(("fresh", command)) or
                         subprocess.CompletedProcess(command, 0))
-    monkeypatch.setattr(preview, "render_once", lambda *args: ran.append(("here", args[-1])) or 0)
+    monkeypatch.setattr(preview, "render_once", lambda *args, **options: ran.append(("here", args[-1])) or 0)
     rebuilds = preview.Rebuilds("pelicanconf.py", "out", None, None, None, live=False, code=[str(tmp_path / "plugins")])
     assert rebuilds.run() and rebuilds.run([str(tmp_path / changed)]) and rebuilds.run()
     assert [where for where, _ in ran] == ["here"] + (["fresh", "fresh"] if fresh else ["here", "here"])

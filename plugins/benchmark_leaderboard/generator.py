@@ -71,6 +71,10 @@ class Written:
 # Sent by the generator (the sender) with ``written=Written(...)`` at the end of generate_output:
 # how a runner learns what was built without reading the output back.
 leaderboard_written = signals.signal("leaderboard_written")
+# Sent by the generator with ``paths=[...]`` (relative to the output) once the files of the edited
+# reports (``Leaderboard.read_anew``) are written, before any other task's: how the preview's runner
+# puts the edited report's page where the reader is while the rest of the render is made.
+leaderboard_first_written = signals.signal("leaderboard_first_written")
 
 
 class LeaderboardGenerator(Generator):
@@ -218,7 +222,11 @@ class LeaderboardGenerator(Generator):
                        tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
                        self.pages[boards + len(board.rows):], make)
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
-        tasks = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers))
+        # The edited reports' files first, in a task of their own, when a rebuild knows which they are.
+        tasks = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers), board.read_anew)
+        ahead = bool(board.read_anew) and bool(tasks) and isinstance(tasks[0], work.ReportPages) \
+            and set(tasks[0].rows) <= set(board.read_anew)
+        arrivals = [0]
 
         def arrived(part: tuple[list[str], int, int]) -> None:
             # Each task's files as it ends: a worker's are noted in this process's writer, and its
@@ -227,6 +235,9 @@ class LeaderboardGenerator(Generator):
             if process != os.getpid():
                 site.claim(paths)
             site.announce([pages[path] for path in paths if path in pages], self.context)
+            arrivals[0] += 1
+            if ahead and arrivals[0] == 1:
+                leaderboard_first_written.send(self, paths=list(paths))
 
         parts = workers.run(write_counted, tasks, job, self.options.workers, arrived)
         written += [path for paths, _, _ in parts for path in paths]

@@ -50,13 +50,14 @@ class _Read(NamedTuple):
     problems: tuple[Problem, ...]
     filled: Filled | None
     copy: bytes | None
+    row_valid: bool = True  # the filled row passes the leaderboard schema's row definition
 
 
 # What reading each file made of it, by its path and a digest of its bytes, kept between the builds
 # of one process (the preview's, LEADERBOARD_KEEP_READS) while the manifest, the release tag and
 # the archive's folder stay the same (``_known_for``): a file is read every build, and only one whose
-# bytes changed is parsed, checked and filled again. A change of bytes is always seen, whatever the
-# file's size and times say.
+# bytes changed since the last build is parsed, checked and filled again (the last build's reads
+# only are kept). A change of bytes is always seen, whatever the file's size and times say.
 _known: dict[tuple[str, bytes], _Read] = {}
 _known_for: list[Any] = [None]
 
@@ -72,6 +73,9 @@ class _Checked:
     rows_valid: bool  # every row already passes the leaderboard schema's row definition
     problems: list[Problem]
     learned: list[tuple[tuple[str, bytes], _Read]]  # what was read anew, when the job remembers
+    seen: list[tuple[str, bytes]]  # every file's key, when the job remembers
+    anew: list[bool]  # of each of ``filled``, whether its file was read anew (not known from an earlier build)
+    known: int  # how many of the files were known from an earlier build
 
 
 def read_leaderboard(options: Options) -> Leaderboard:
@@ -86,6 +90,10 @@ def read_leaderboard(options: Options) -> Leaderboard:
         _known_for[0] = under if options.keep_reads else None
     parts = workers.run(_check, workers.chunks(paths, options.workers), job, options.workers)
     if options.keep_reads:
+        # Only what this build read is kept: a file's earlier bytes (an edit undone) are read anew.
+        kept = {key: _known[key] for part in parts for key in part.seen if key in _known}
+        _known.clear()
+        _known.update(kept)
         for part in parts:
             _known.update(part.learned)
     file_problems = path_problems + [problem for part in parts for problem in part.problems]
@@ -96,16 +104,19 @@ def read_leaderboard(options: Options) -> Leaderboard:
     if problems:
         raise BuildRefused(problems)
     copies = b"".join(part.copies for part in parts)
-    numbered, start = [], 0  # each row with where its copy starts in ``copies``, and its size
+    # The edited reports of a rebuild in the preview's process: read anew while others were known.
+    some_known = any(part.known for part in parts)
+    numbered, start = [], 0  # each row with where its copy starts in ``copies``, its size, and whether read anew
     for part in parts:
-        for filled, size in zip(part.filled, part.copy_sizes):
-            numbered.append((filled, start, size))
+        for filled, size, anew in zip(part.filled, part.copy_sizes, part.anew):
+            numbered.append((filled, start, size, anew and some_known))
             start += size
     del parts
     numbered.sort(key=lambda item: rank_key(item[0]))
     ranked = tuple(item[0] for item in numbered)
     copy_bounds = array("Q", (item[1] for item in numbered))
     copy_sizes = array("Q", (item[2] for item in numbered))
+    read_anew = tuple(index for index, item in enumerate(numbered) if item[3])
     del numbered
     rows = tuple(filled.row for filled in ranked)
     suites = group(ranked)
@@ -125,7 +136,7 @@ def read_leaderboard(options: Options) -> Leaderboard:
     if sure_problems:
         raise BuildRefused(sure_problems)
     return Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
-                       copy_bounds, copy_sizes)
+                       copy_bounds, copy_sizes, read_anew)
 
 
 def _read_back(pieces: Iterable[bytes]) -> Any:
@@ -148,9 +159,12 @@ def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
     path and bytes: one already known, ``_known``, is not parsed again)."""
     filled: list[Filled] = []
     copies: list[bytes] = []
+    valid = True
     problems: list[Problem] = []
     learned: list[tuple[tuple[str, bytes], _Read]] = []
-    candidates = 0
+    seen: list[tuple[str, bytes]] = []
+    anew: list[bool] = []
+    candidates = known = 0
     with room_for_nesting():
         for path in paths:
             data, problem = read_data(job.root, path)
@@ -159,17 +173,23 @@ def _check(job: _ReadJob, paths: Sequence[str]) -> _Checked:
                 continue
             key = (path, digest(data))
             read = _known.get(key)
-            if read is None:
+            fresh = read is None
+            if fresh:
                 read = _read(job, path, data)
                 if job.remember:
                     learned.append((key, read))
+            known += not fresh
+            if job.remember:
+                seen.append(key)
             candidates += read.candidate
             problems += read.problems
             if read.filled is not None:
                 filled.append(read.filled)
                 copies.append(read.copy)
-    return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)),
-                    validate.rows_valid(dict(zip(Row._fields, item.row)) for item in filled), problems, learned)
+                anew.append(fresh)
+                valid = valid and read.row_valid
+    return _Checked(candidates, filled, b"".join(copies), array("Q", map(len, copies)), valid, problems, learned,
+                    seen, anew, known)
 
 
 def _read(job: _ReadJob, path: str, data: bytes) -> _Read:
@@ -192,7 +212,9 @@ def _read(job: _ReadJob, path: str, data: bytes) -> _Read:
     problems += found
     if row is None or copy is None:
         return _Read(True, tuple(problems), None, None)
-    return _Read(True, tuple(problems), row, copy)
+    # Whether the row is one the leaderboard schema allows, checked once a read: a file known from
+    # an earlier build is not checked again.
+    return _Read(True, tuple(problems), row, copy, validate.rows_valid((dict(zip(Row._fields, row.row)),)))
 
 
 @contextmanager

@@ -82,11 +82,14 @@ class Plan:
     def paths(self) -> list[str]:
         return list(self.digests or self.outputs)
 
-    def tasks(self, make: frozenset[str] | None, split: Callable[[Sequence[int]], Iterable[Sequence[int]]]) -> list[Any]:
+    def tasks(self, make: frozenset[str] | None, split: Callable[[Sequence[int]], Iterable[Sequence[int]]],
+              first: Iterable[int] = ()) -> list[Any]:
         """The writing map's tasks that make something of ``make`` (every task, given None): the
-        fixed ones in their kinds' order, then the rows with a file to make and the models with a
-        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind. Asked
-        once: the parts are let go then."""
+        files of the rows in ``first`` that have a file to make, as one task ahead of all others
+        (the edited reports' own pages, which a reader of the preview waits for), then the fixed
+        tasks in their kinds' order, then the other rows with a file to make and the models with a
+        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind.
+        Asked once: the parts are let go then."""
         fixed: list[Any] = []
         rows: list[int] = []
         models: list[int] = []
@@ -101,6 +104,10 @@ class Plan:
                 fixed.append(part)
         fixed.sort(key=lambda part: (_TASK_ORDER[type(part)], part))
         self.parts = {}
+        ahead = frozenset(first).intersection(rows)
+        if ahead:
+            rows = [row for row in rows if row not in ahead]
+            fixed.insert(0, work.ReportPages(tuple(sorted(ahead))))
         return (fixed + [work.ReportPages(chunk) for chunk in split(rows)]
                 + [work.ModelPages(chunk) for chunk in split(models)])
 
