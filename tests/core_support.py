@@ -18,7 +18,7 @@ from benchmark_leaderboard.settings import options
 def build(reports: Path, manifest: Path | None = None, release_tag: str | None = None, workers: int = 1) -> Leaderboard:
     """The plugin's pipeline on an archive, as generate_context runs it (one process unless told)."""
     return read_leaderboard(options({"LEADERBOARD_REPORTS_DIR": str(reports), "LEADERBOARD_MANIFEST": manifest and str(manifest),
-                                     "LEADERBOARD_RELEASE_TAG": release_tag, "LEADERBOARD_WORKERS": workers}))
+                                     "LEADERBOARD_RELEASE_TAG": release_tag, "LEADERBOARD_WORKERS": workers})).leaderboard
 
 
 def leaderboard_bytes(board: Leaderboard) -> bytes:

@@ -82,7 +82,3 @@ class Leaderboard:
     copies: bytes  # every row's canonical copy, one after another
     copy_bounds: array  # row ``i``'s copy is ``copies[copy_bounds[i]:copy_bounds[i] + copy_sizes[i]]``
     copy_sizes: array
-    # The rows whose reports this build read anew while it knew the others from an earlier build of
-    # the same process (the preview's, LEADERBOARD_KEEP_READS): the edited reports, whose pages are
-    # written first. Empty when every report was read anew. It orders the writing, never the bytes.
-    read_anew: tuple[int, ...] = ()

@@ -72,7 +72,7 @@ class Written:
 # how a runner learns what was built without reading the output back.
 leaderboard_written = signals.signal("leaderboard_written")
 # Sent by the generator with ``paths=[...]`` (relative to the output) once the files of the edited
-# reports (``Leaderboard.read_anew``) are written, before any other task's: how the preview's runner
+# reports (``pipeline.Read.read_anew``) are written, before any other task's: how the preview's runner
 # puts the edited report's page where the reader is while the rest of the render is made.
 leaderboard_first_written = signals.signal("leaderboard_first_written")
 
@@ -107,7 +107,8 @@ class LeaderboardGenerator(Generator):
         claims.refuse_collisions(claims.pelican_paths(self.context, self.settings), self.options.index_save_as)
         claims.pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
-        self.leaderboard: Leaderboard = read_leaderboard(self.options)
+        self.leaderboard: Leaderboard
+        self.leaderboard, self.read_anew = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
         self.view: BoardView = board_view(self.leaderboard, self.options.thin_evidence, self.options.page_rows,
                                           self.options.chart_marks, self.options.index_rows, self.options.index_tables,
@@ -223,9 +224,7 @@ class LeaderboardGenerator(Generator):
                        self.pages[boards + len(board.rows):], make)
         included.reuse_where_sound(self.env, SITE_CHROME, job.context)
         # The edited reports' files first, in a task of their own, when a rebuild knows which they are.
-        tasks = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers), board.read_anew)
-        ahead = bool(board.read_anew) and bool(tasks) and isinstance(tasks[0], work.ReportPages) \
-            and set(tasks[0].rows) <= set(board.read_anew)
+        tasks, ahead = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers), self.read_anew)
         arrivals = [0]
 
         def arrived(part: tuple[list[str], int, int]) -> None:

@@ -2,7 +2,7 @@
 rank is (``uncertainty``).
 
 ``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
-immutable ``Leaderboard``, or raises ``BuildRefused`` with every problem of the archive and the
+immutable ``Leaderboard`` (with the rows a rebuild read anew, ``Read``), or raises ``BuildRefused`` with every problem of the archive and the
 manifest. It writes nothing and leaves nothing running.
 
 The canonical copies (what ``reports/`` publishes, made from the very bytes that were checked) are
@@ -78,7 +78,18 @@ class _Checked:
     known: int  # how many of the files were known from an earlier build
 
 
-def read_leaderboard(options: Options) -> Leaderboard:
+class Read(NamedTuple):
+    """What ``read_leaderboard`` made: the board, and the rows whose reports this build read anew
+    while it knew the others from an earlier build of the same process (the preview's,
+    LEADERBOARD_KEEP_READS): the edited reports, whose files are written first. Empty when every
+    report was read anew. It is kept beside the board, not in it, since it depends on the process's
+    earlier builds and not on the inputs: it orders the writing, and no page may show it."""
+
+    leaderboard: Leaderboard
+    read_anew: tuple[int, ...]
+
+
+def read_leaderboard(options: Options) -> Read:
     root = checked_root(options.reports_dir)
     paths, path_problems = json_paths(root)
     manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
@@ -135,8 +146,8 @@ def read_leaderboard(options: Options) -> Leaderboard:
     sure_problems = validate.uncertainty_problems(_read_back(uncertainty_json(rows, sure, extreme_rows(sure))))
     if sure_problems:
         raise BuildRefused(sure_problems)
-    return Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
-                       copy_bounds, copy_sizes, read_anew)
+    return Read(Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
+                            copy_bounds, copy_sizes), read_anew)
 
 
 def _read_back(pieces: Iterable[bytes]) -> Any:

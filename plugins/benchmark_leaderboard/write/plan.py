@@ -83,13 +83,13 @@ class Plan:
         return list(self.digests or self.outputs)
 
     def tasks(self, make: frozenset[str] | None, split: Callable[[Sequence[int]], Iterable[Sequence[int]]],
-              first: Iterable[int] = ()) -> list[Any]:
+              first: Iterable[int] = ()) -> tuple[list[Any], bool]:
         """The writing map's tasks that make something of ``make`` (every task, given None): the
         files of the rows in ``first`` that have a file to make, as one task ahead of all others
         (the edited reports' own pages, which a reader of the preview waits for), then the fixed
         tasks in their kinds' order, then the other rows with a file to make and the models with a
-        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind.
-        Asked once: the parts are let go then."""
+        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind; and
+        whether the first task is that of the rows in ``first``. Asked once: the parts are let go then."""
         fixed: list[Any] = []
         rows: list[int] = []
         models: list[int] = []
@@ -109,7 +109,7 @@ class Plan:
             rows = [row for row in rows if row not in ahead]
             fixed.insert(0, work.ReportPages(tuple(sorted(ahead))))
         return (fixed + [work.ReportPages(chunk) for chunk in split(rows)]
-                + [work.ModelPages(chunk) for chunk in split(models)])
+                + [work.ModelPages(chunk) for chunk in split(models)]), bool(ahead)
 
     def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
                template_files: dict[str, str], pages: Iterable[Any] | None = None) -> None:
