@@ -105,3 +105,77 @@ def test_a_changed_report_makes_again_only_what_shows_it(archive, tmp_path):
     # The report's own page and copy are made again; another report's page and copy are not.
     assert {PAGE, "reports/b.report.json"} <= made
     assert not {"report/a.report.html", "reports/a.report.json", "report/c.report.html"} & made
+
+
+def preview_build(reports: Path, output: Path) -> None:
+    """A build as the preview's rebuilds run it: in this process, reads kept, the edited reports first."""
+    from leaderboard_tools.runner import build
+
+    build(SETTINGS, str(output), reports_dir=str(reports), release_tag=TAG, progress=lambda line: None,
+          extra={"LEADERBOARD_KEEP_READS": True, "LEADERBOARD_WORKERS": 1}, first=True)
+
+
+@pytest.fixture
+def at_the_end_of_the_render():
+    """Calls the function it is given where the plugin has written every file and the runner has
+    not yet put the render in place (the plugin's ``leaderboard_written``); disconnected afterwards."""
+    from benchmark_leaderboard.generator import leaderboard_written
+
+    connected = []
+
+    def connect(function) -> None:
+        def receiver(sender, **kwargs) -> None:
+            function()
+        connected.append(receiver)
+        leaderboard_written.connect(receiver)
+
+    yield connect
+    for receiver in connected:
+        leaderboard_written.disconnect(receiver)
+
+
+def test_a_preview_save_puts_the_edited_report_s_page_in_place_before_the_rest_of_the_render(
+        archive, tmp_path, at_the_end_of_the_render):
+    reports = archive(files(tmp_path))
+    output = tmp_path / "site"
+    preview_build(reports, output)
+    old_page, old_index, old_marker = ((output / name).read_bytes() for name in (PAGE, "index.html", MARKER))
+    # The edited report's row moves to the top: its page and the index both change.
+    changed = report(model_name="OpenMed/model-b", metrics={"leakage": {**report()["metrics"]["leakage"],
+                                                                        "overall": 0.0, "leaked_chars": 0}})
+    (reports / "b.report.json").write_text(json.dumps(changed), encoding="utf-8")
+    seen = {}
+    at_the_end_of_the_render(lambda: seen.update(
+        {name: (output / name).read_bytes() for name in (PAGE, "index.html", MARKER)}))
+    preview_build(reports, output)
+    # While the rest was made, the page was already the new one; the index and the marker were the old ones.
+    assert seen[PAGE] != old_page and seen[PAGE] == (output / PAGE).read_bytes()
+    assert seen["index.html"] == old_index != (output / "index.html").read_bytes()
+    assert seen[MARKER] == old_marker != (output / MARKER).read_bytes()
+    fresh = tmp_path / "fresh"
+    invoke_build(reports, fresh)
+    assert tree_digest(output) == tree_digest(fresh)
+
+
+def test_a_preview_save_that_fails_after_its_first_page_puts_the_old_page_back(
+        archive, tmp_path, at_the_end_of_the_render):
+    reports = archive(files(tmp_path))
+    output = tmp_path / "site"
+    preview_build(reports, output)
+    before = tree_digest(output)
+    changed = report(model_name="OpenMed/model-b", metadata={"notes": "run again"})
+    (reports / "b.report.json").write_text(json.dumps(changed), encoding="utf-8")
+    page = []
+
+    def fail() -> None:
+        page.append((output / PAGE).read_bytes())
+        raise OSError(28, "No space left on device", str(output / "index.html"))
+
+    at_the_end_of_the_render(fail)
+    from leaderboard_tools.faults import BuildError
+
+    with pytest.raises(BuildError):
+        preview_build(reports, output)
+    assert page and page[0] != (output / PAGE).read_bytes()  # the page had been put in place, and went back
+    assert tree_digest(output) == before
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["reports", "site"]  # nothing of the build's left
