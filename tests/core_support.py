@@ -10,24 +10,29 @@ from typing import Any
 
 from benchmark_leaderboard.board import Leaderboard
 from benchmark_leaderboard.decide.document import leaderboard_json
-from benchmark_leaderboard.decide.pipeline import read_leaderboard, report_of
+from benchmark_leaderboard.decide.pipeline import Read, read_leaderboard, report_of
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.settings import options
 
 
 def build(reports: Path, manifest: Path | None = None, release_tag: str | None = None, workers: int = 1) -> Leaderboard:
     """The plugin's pipeline on an archive, as generate_context runs it (one process unless told)."""
+    return read(reports, manifest, release_tag, workers).leaderboard
+
+
+def read(reports: Path, manifest: Path | None = None, release_tag: str | None = None, workers: int = 1) -> Read:
+    """What ``build`` reads: the board, with the rows' canonical copies beside it."""
     return read_leaderboard(options({"LEADERBOARD_REPORTS_DIR": str(reports), "LEADERBOARD_MANIFEST": manifest and str(manifest),
-                                     "LEADERBOARD_RELEASE_TAG": release_tag, "LEADERBOARD_WORKERS": workers})).leaderboard
+                                     "LEADERBOARD_RELEASE_TAG": release_tag, "LEADERBOARD_WORKERS": workers}))
 
 
 def leaderboard_bytes(board: Leaderboard) -> bytes:
     return b"".join(leaderboard_json(board.rows, board.suites))
 
 
-def report_copies(board: Leaderboard) -> dict[str, bytes]:
-    """The canonical copy of every published report, by its path, in ranking order."""
-    return {row.report_path: report_of(board, index)[1] for index, row in enumerate(board.rows)}
+def report_copies(read: Read) -> dict[str, bytes]:
+    """The canonical copy of every published report (``read``: what ``read`` returns), by its path, in ranking order."""
+    return {row.report_path: report_of(read.copies, index)[1] for index, row in enumerate(read.leaderboard.rows)}
 
 
 def refusal(reports: Path, manifest: Path | None = None, release_tag: str | None = None) -> list[str]:

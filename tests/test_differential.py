@@ -31,7 +31,7 @@ from openmed.eval.leaderboard import write_leaderboard
 from conftest import ROOT, SETTINGS, UPSTREAM
 from differential_support import MANIFEST, Case, all_cases
 
-from core_support import build as build_leaderboard, leaderboard_bytes, report_copies
+from core_support import leaderboard_bytes, read as read_leaderboard, report_copies
 from benchmark_leaderboard.problems import BuildRefused
 from benchmark_leaderboard.read.manifest import ManifestError
 from benchmarks.make_archive import make_archive
@@ -91,12 +91,12 @@ def run_reference(reports: Path, manifest: Path, release_tag: str | None, output
 def run_project(reports: Path, manifest: Path, release_tag: str | None) -> Outcome:
     """The project's pipeline without Pelican; anything but a refusal propagates and fails the test."""
     try:
-        board = build_leaderboard(reports, manifest, release_tag)
+        read = read_leaderboard(reports, manifest, release_tag)
     except BuildRefused as refused:
         return Outcome(refused="\n".join(refused.lines()))
     except ManifestError as error:
         return Outcome(refused=str(error))
-    return Outcome(leaderboard=leaderboard_bytes(board), reports=report_copies(board))
+    return Outcome(leaderboard=leaderboard_bytes(read.leaderboard), reports=report_copies(read))
 
 
 def assert_same(ours: Outcome, reference: Outcome) -> None:
@@ -196,7 +196,7 @@ def test_refusal_names_the_offending_file(case: Case, tmp_path: Path):
     """Every refusal of a hostile archive has a problem line naming the file that broke the rule."""
     reports, manifest = case.write(tmp_path / "archive")
     try:
-        build_leaderboard(reports, manifest, case.release_tag)
+        read_leaderboard(reports, manifest, case.release_tag)
     except BuildRefused as refused:
         assert refused.problems, "a refusal without a problem"
         files = [problem.file for problem in refused.problems]

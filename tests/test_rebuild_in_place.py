@@ -179,3 +179,36 @@ def test_a_preview_save_that_fails_after_its_first_page_puts_the_old_page_back(
     assert page and page[0] != (output / PAGE).read_bytes()  # the page had been put in place, and went back
     assert tree_digest(output) == before
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["reports", "site"]  # nothing of the build's left
+
+
+def test_a_page_that_shows_the_file_count_or_a_model_with_no_row_is_made_again_when_it_changes(archive, tmp_path):
+    # The index, overridden to show what the board holds beyond its rows: how many files were read and
+    # the manifest's models, one of which has no row. A rebuild after either changes must show it.
+    overrides = tmp_path / "templates"
+    overrides.mkdir()
+    shown = ('<p class="held">{{ leaderboard.files_read }} files read; in the manifest: '
+             '{{ leaderboard.manifest|sort|join(", ") }}</p>\n')
+    index = (ROOT / "theme" / "templates" / "leaderboard.html").read_text(encoding="utf-8")
+    (overrides / "leaderboard.html").write_text(index.replace("{% block content %}", "{% block content %}" + shown, 1),
+                                                encoding="utf-8")
+    reports = archive(files(tmp_path))
+    manifest = tmp_path / "models.jsonl"
+    manifest.write_text('{"repo_id": "OpenMed/model-b", "family": "PII"}\n', encoding="utf-8")
+
+    def build(output: Path) -> str:
+        from leaderboard_tools.runner import build
+
+        build(SETTINGS, str(output), reports_dir=str(reports), manifest=str(manifest), release_tag=TAG,
+              extra={"THEME_TEMPLATES_OVERRIDES": [str(overrides)]}, progress=lambda line: None)
+        return (output / "index.html").read_text(encoding="utf-8")
+
+    output = tmp_path / "site"
+    assert "3 files read; in the manifest: OpenMed/model-b</p>" in build(output)
+    (reports / "notes.json").write_text('{"about": "not a report"}', encoding="utf-8")
+    assert "4 files read; in the manifest: OpenMed/model-b</p>" in build(output)
+    with manifest.open("a", encoding="utf-8") as lines:
+        lines.write('{"repo_id": "OpenMed/not-yet-run", "family": "PII"}\n')
+    assert "in the manifest: OpenMed/model-b, OpenMed/not-yet-run</p>" in build(output)
+    fresh = tmp_path / "fresh"
+    build(fresh)
+    assert tree_digest(output) == tree_digest(fresh)

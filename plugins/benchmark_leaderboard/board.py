@@ -1,7 +1,8 @@
 """The leaderboard's types, which every phase shares: a published row (``Row``, its ``FIELDS``), a
 filled row (``Filled``: the row and where its values came from), the ranking's groups (``Suite``,
-``Family``), where each row stands (``Places``), and the whole decided board (``Leaderboard``). They
-hold data only; the phases that make them are read/, decide/, and what shows them present/."""
+``Family``), where each row stands (``Places``), the whole decided board (``Leaderboard``) and the
+rows' canonical copies beside it (``Copies``). They hold data only; the phases that make them are
+read/, decide/, and what shows them present/."""
 
 from __future__ import annotations
 
@@ -32,8 +33,8 @@ FIELDS = Row._fields
 
 class Filled(NamedTuple):
     """A row and what the build knows of its report beyond the row: where each field came from
-    (``sources``, in ``FIELDS`` order) and the report's fixture count. (Its canonical copy is kept
-    by the pipeline, with every other copy, in one block of bytes.)"""
+    (``sources``, in ``FIELDS`` order) and the report's fixture count. (Its canonical copy is kept,
+    with every other copy, in one block of bytes: ``Copies``.)"""
 
     row: Row
     sources: tuple[str, ...]
@@ -77,8 +78,22 @@ class Leaderboard:
     places: Places
     uncertainty: Any  # an uncertainty.Uncertainty: every row's intervals and rank range in its suite, by its index
     files_read: int
-    reports_dir: str
     manifest: Any  # the manifest.Manifest the rows were filled from (made before any row: read/)
-    copies: bytes  # every row's canonical copy, one after another
-    copy_bounds: array  # row ``i``'s copy is ``copies[copy_bounds[i]:copy_bounds[i] + copy_sizes[i]]``
-    copy_sizes: array
+
+
+@dataclass(frozen=True)
+class Copies:
+    """Every row's canonical copy (what ``reports/`` publishes), one after another in one block of
+    bytes, by the row's index in the ranking. Kept beside the ``Leaderboard``, not in it: the
+    templates given the board as a whole (the index, the family pages) cannot read a report's bytes,
+    so that a change of a report that changes none of its row's figures changes only the files made
+    of that report (its copy, its page, its suite's metrics)."""
+
+    block: bytes
+    bounds: array  # row ``i``'s copy is ``block[bounds[i]:bounds[i] + sizes[i]]``
+    sizes: array
+
+    def of(self, index: int) -> memoryview:
+        """The canonical copy of the row at ``index``, as a view of the block (no copy made)."""
+        start = self.bounds[index]
+        return memoryview(self.block)[start:start + self.sizes[index]]

@@ -108,7 +108,9 @@ class LeaderboardGenerator(Generator):
         claims.pelican_written.clear()
         logger.info("Reading the archive in %s", self.options.reports_dir)
         self.leaderboard: Leaderboard
-        self.leaderboard, self.read_anew = read_leaderboard(self.options)
+        # The rows' canonical copies stay beside the board, out of the context: only the files made of a
+        # report (its copy, its page, its suite's metrics) read its bytes (board.Copies).
+        self.leaderboard, self.copies, self.read_anew = read_leaderboard(self.options)
         self.context["leaderboard"] = self.leaderboard
         self.view: BoardView = board_view(self.leaderboard, self.options.thin_evidence, self.options.page_rows,
                                           self.options.chart_marks, self.options.index_rows, self.options.index_tables,
@@ -167,8 +169,8 @@ class LeaderboardGenerator(Generator):
         self.pages += model_pages(self.models, self.leaderboard.rows, self.settings, self.context)
         self.context["leaderboard_pages"] = self.pages
         # Every file the leaderboard writes, what makes it and what it is made from (write/plan.py).
-        self.plan: Plan = plan(self.leaderboard, self.view, self.changes, self.feed, self.badge_rows, self.models,
-                               self.page_specs, self.options.index_save_as, self.options.index_url)
+        self.plan: Plan = plan(self.leaderboard, self.copies, self.view, self.changes, self.feed, self.badge_rows,
+                               self.models, self.page_specs, self.options.index_save_as, self.options.index_url)
         if self.earlier_files is not None:
             claims.refuse_overwriting(self.output_path, self.plan.paths(), self.earlier_files)
         logger.info("Ranked %d rows in %d suites", len(self.leaderboard.rows), len(self.leaderboard.suites))
@@ -188,9 +190,6 @@ class LeaderboardGenerator(Generator):
         templates.update({name: name for name in (COLUMNS, NOJS, PANEL)})
         templates[BADGE] = BADGE_TEMPLATE
         templates[FEED_ENTRY] = CONTENT_TEMPLATE
-        # A plugin may change a page object as it is made: then each page's digest counts its attributes.
-        changed_pages = self.pages if signals.content_object_init.receivers else None
-        self.plan.finish(self.env, self.context, self.settings, templates, changed_pages)
         earlier = output.read_marker(previous) if previous is not None else None
         # Pelican's writer, which the plugin supplies (get_writer); another plugin's first gets one of ours.
         site = writer if isinstance(writer, SiteWriter) else SiteWriter(self.output_path, self.settings)
@@ -201,31 +200,47 @@ class LeaderboardGenerator(Generator):
         output.forget_markers()
         linked_at_start = site.linked
         pages = {page.save_as: page for page in self.pages}
+        context = dict(self.context)
+        included.reuse_where_sound(self.env, SITE_CHROME, context)
+
+        def page_job(make: frozenset[str] | None) -> PageJob:
+            boards = len(self.page_specs)
+            return PageJob(board, self.copies, self.view, self.get_template("report"),
+                           self.get_template("leaderboard"), self.get_template("family_page"),
+                           self.get_template("compare"), self.env.get_template("columns.css"),
+                           self.env.get_template("nojs.css"), self.env.get_template("panel.js"), context,
+                           self.settings["RELATIVE_URLS"], site, self.options.index_save_as, self.options.index_url,
+                           {page.save_as: page for page in self.pages[:boards]},
+                           self.pages[boards:boards + len(board.rows)], self.env.get_template(BADGE_TEMPLATE),
+                           self.badge_rows, tuple(suite.row_count for suite in board.suites),
+                           self.get_template("model"), self.models, self.pages[boards + len(board.rows):], make)
+
+        # A rebuild that knows which reports were edited (the preview's) writes their files first, here,
+        # before the digests of the other outputs are worked out and before any of them is kept: the
+        # page a reader of the preview waits for does not depend on them. Each of those files is made
+        # (or, being the previous render's bytes, linked) as it would be among the others.
+        written: list[str] = []
+        if self.read_anew and site.previous is not None:
+            written, _, _ = write_counted(page_job(None), work.ReportPages(self.read_anew))
+            site.announce([pages[path] for path in written if path in pages], self.context)
+            leaderboard_first_written.send(self, paths=list(written))
+        # A plugin may change a page object as it is made: then each page's digest counts its attributes.
+        changed_pages = self.pages if signals.content_object_init.receivers else None
+        self.plan.finish(self.env, self.context, self.settings, templates, changed_pages)
         # Beside a previous render, the outputs whose digests say that they would be made again of the
         # same inputs, and whose files are still as that render left them, are kept (SiteWriter.unchanged),
         # here, before any task starts; the writing map is given only the tasks with something else to
         # make. A kept page is this render's file: it is announced with content_written at once.
         make: frozenset[str] | None = None
-        written: list[str] = []
         if site.previous is not None:
-            written = site.keep_unchanged_files(self.plan.digests)
-            make = frozenset(self.plan.digests).difference(written)
-            site.announce([pages[path] for path in written if path in pages], self.context)
-        boards = len(self.page_specs)
-        job = PageJob(board, self.view, self.get_template("report"), self.get_template("leaderboard"),
-                       self.get_template("family_page"), self.get_template("compare"),
-                       self.env.get_template("columns.css"), self.env.get_template("nojs.css"),
-                       self.env.get_template("panel.js"), dict(self.context), self.settings["RELATIVE_URLS"], site,
-                       self.options.index_save_as, self.options.index_url,
-                       {page.save_as: page for page in self.pages[:boards]},
-                       self.pages[boards:boards + len(board.rows)],
-                       self.env.get_template(BADGE_TEMPLATE), self.badge_rows,
-                       tuple(suite.row_count for suite in board.suites), self.get_template("model"), self.models,
-                       self.pages[boards + len(board.rows):], make)
-        included.reuse_where_sound(self.env, SITE_CHROME, job.context)
-        # The edited reports' files first, in a task of their own, when a rebuild knows which they are.
-        tasks, ahead = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers), self.read_anew)
-        arrivals = [0]
+            first = frozenset(written)
+            kept = site.keep_unchanged_files({path: found for path, found in self.plan.digests.items()
+                                              if path not in first})
+            make = frozenset(self.plan.digests).difference(kept, first)
+            site.announce([pages[path] for path in kept if path in pages], self.context)
+            written += kept
+        job = page_job(make)
+        tasks = self.plan.tasks(make, lambda items: workers.chunks(items, self.options.workers))
 
         def arrived(part: tuple[list[str], int, int]) -> None:
             # Each task's files as it ends: a worker's are noted in this process's writer, and its
@@ -234,9 +249,6 @@ class LeaderboardGenerator(Generator):
             if process != os.getpid():
                 site.claim(paths)
             site.announce([pages[path] for path in paths if path in pages], self.context)
-            arrivals[0] += 1
-            if ahead and arrivals[0] == 1:
-                leaderboard_first_written.send(self, paths=list(paths))
 
         parts = workers.run(write_counted, tasks, job, self.options.workers, arrived)
         written += [path for paths, _, _ in parts for path in paths]

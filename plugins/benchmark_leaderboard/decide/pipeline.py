@@ -2,7 +2,8 @@
 rank is (``uncertainty``).
 
 ``read_leaderboard`` reads every file once, in worker processes (``workers.run``), and returns one
-immutable ``Leaderboard`` (with the rows a rebuild read anew, ``Read``), or raises ``BuildRefused`` with every problem of the archive and the
+immutable ``Leaderboard``, with the rows' canonical copies and the rows a rebuild read anew beside
+it (``Read``), or raises ``BuildRefused`` with every problem of the archive and the
 manifest. It writes nothing and leaves nothing running.
 
 The canonical copies (what ``reports/`` publishes, made from the very bytes that were checked) are
@@ -20,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from .. import workers
-from ..board import Filled, Leaderboard, Row
+from ..board import Copies, Filled, Leaderboard, Row
 from ..problems import BuildRefused, Problem
 from ..read import validate
-from ..digests import digest, stable_or_none
+from ..digests import digest, json_text
 from ..read.archive import (MAX_DEPTH, Candidate, archive_problems, candidate_problem, checked_root, is_candidate,
                             json_paths, json_value, parse, read_data)
 from ..read.canonical import report_copy
@@ -79,13 +80,15 @@ class _Checked:
 
 
 class Read(NamedTuple):
-    """What ``read_leaderboard`` made: the board, and the rows whose reports this build read anew
-    while it knew the others from an earlier build of the same process (the preview's,
-    LEADERBOARD_KEEP_READS): the edited reports, whose files are written first. Empty when every
-    report was read anew. It is kept beside the board, not in it, since it depends on the process's
-    earlier builds and not on the inputs: it orders the writing, and no page may show it."""
+    """What ``read_leaderboard`` made: the board, the rows' canonical copies beside it (``Copies``),
+    and the rows whose reports this build read anew while it knew the others from an earlier build
+    of the same process (the preview's, LEADERBOARD_KEEP_READS): the edited reports, whose files are
+    written first. Empty when every report was read anew. Those rows are kept beside the board, not
+    in it, since they depend on the process's earlier builds and not on the inputs: they order the
+    writing, and no page may show them."""
 
     leaderboard: Leaderboard
+    copies: Copies
     read_anew: tuple[int, ...]
 
 
@@ -95,7 +98,7 @@ def read_leaderboard(options: Options) -> Read:
     manifest, manifest_problems = read_manifest(options.manifest, identity=options.manifest_identity,
                                                 key=options.manifest_key)
     job = _ReadJob(root, manifest, options.release_tag, options.keep_reads)
-    under = (root, stable_or_none(manifest), options.release_tag)
+    under = (root, json_text(manifest), options.release_tag)
     if not options.keep_reads or _known_for[0] != under:
         _known.clear()
         _known_for[0] = under if options.keep_reads else None
@@ -146,8 +149,8 @@ def read_leaderboard(options: Options) -> Read:
     sure_problems = validate.uncertainty_problems(_read_back(uncertainty_json(rows, sure, extreme_rows(sure))))
     if sure_problems:
         raise BuildRefused(sure_problems)
-    return Read(Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), root, manifest, copies,
-                            copy_bounds, copy_sizes), read_anew)
+    return Read(Leaderboard(ranked, rows, suites, places(ranked, suites), sure, len(paths), manifest),
+                Copies(copies, copy_bounds, copy_sizes), read_anew)
 
 
 def _read_back(pieces: Iterable[bytes]) -> Any:
@@ -156,12 +159,11 @@ def _read_back(pieces: Iterable[bytes]) -> Any:
     return json.loads(b"".join(pieces))
 
 
-def report_of(board: Leaderboard, index: int) -> tuple[Any, bytes]:
+def report_of(copies: Copies, index: int) -> tuple[Any, bytes]:
     """The report of the row at ``index`` of the ranking, as published: its JSON and its canonical
     copy. The build keeps only the copy's bytes (compact beside the parsed report) and reads the
     report back from them for its page."""
-    start = board.copy_bounds[index]
-    copy = board.copies[start:start + board.copy_sizes[index]]
+    copy = bytes(copies.of(index))
     return json_value(copy), copy
 
 

@@ -4,19 +4,22 @@ made in Python) and the digest of everything its bytes depend on, worked out in
 writing map and ``content_written`` all read it.
 
 A digest is made in two steps. ``plan`` (in ``generate_context``) gives each output the digest of
-its own data: a row's key (``row_keys``: its published row and where each value came from, its
-canonical copy, where it stands and how sure that is, the texts the tables write of it, its
-manifest row, what the release changed of it) for the rows the output shows, and the board's shape
-(its suites, families and sizes, its release tags) for what every page shows; an output made from
-the whole board has the board's key, every row's key. ``Plan.finish`` (in ``generate_output``, once
-every generator has added to the context) adds what the output's template reads (its source and
-every template it extends, includes or imports, and the values of the names they look up in the
-context, ``digests.template_tree``), every setting, and the plugin's version. An output whose digest
-cannot be worked out soundly (a value with no stable encoding) has none, and is always made.
+its own data: a row's key (``row_keys``: its published row and where each value came from, where it
+stands and how sure that is, the texts the tables write of it, its manifest row, what the release
+changed of it) for the rows the output shows, and the board's shape (its suites, families and sizes,
+its release tags) for what every page shows; an output made from the whole board has the board's
+key: every row's key, the whole manifest and how many files were read. ``Plan.finish`` (in
+``generate_output``, once every generator has added to the context) adds what the output's template
+reads (its source and every template it extends, includes or imports, and the values of the names
+they look up in the context, ``digests.template_tree``), every setting, and the plugin's version. An
+output whose digest cannot be worked out soundly (a value with no stable encoding) has none, and is
+always made.
 
-A report page's data are its row's key, the keys of the rows it lists as its neighbours, of the
-rows of its history and of its badge's row; a model page's, the keys of its rows; a badge's, its
-row's key; a chunk of rows' data, the keys of its rows; a suite's metrics, the keys of its rows. The
+A report's bytes (its canonical copy, ``board.Copies``) are read only by the files made of that
+report, and are in their digests alone: a report page's data are its row's key and its copy, the
+keys of the rows it lists as its neighbours, of the rows of its history and of its badge's row; a
+report's copy, its bytes; a suite's metrics, the keys and copies of its rows; a model page's, the
+keys of its rows; a badge's, its row's key; a chunk of rows' data, the keys of its rows. The
 templates given the whole board (``leaderboard`` and ``view``: the index, the suites' pages and
 panels, the family pages, the compare page, the changes pages) and the files of every row have the
 board's key."""
@@ -35,7 +38,7 @@ from ..present.publish import ROW_CHUNK, chunk_count
 from ..present.report_details import NEAREST_REACH, NEAREST_SHOWN
 from ..read import validate
 from ..digests import (Unstable, context_digest, digest, filters_digest, plugin_version, plugins_digest,
-                       settings_digest, stable_or_none, template_tree)
+                       json_text, settings_digest, template_tree)
 from . import work
 
 # What renders each kind of output: the name Pelican's ``get_template`` takes (its file is the name
@@ -82,14 +85,12 @@ class Plan:
     def paths(self) -> list[str]:
         return list(self.digests or self.outputs)
 
-    def tasks(self, make: frozenset[str] | None, split: Callable[[Sequence[int]], Iterable[Sequence[int]]],
-              first: Iterable[int] = ()) -> tuple[list[Any], bool]:
+    def tasks(self, make: frozenset[str] | None,
+              split: Callable[[Sequence[int]], Iterable[Sequence[int]]]) -> list[Any]:
         """The writing map's tasks that make something of ``make`` (every task, given None): the
-        files of the rows in ``first`` that have a file to make, as one task ahead of all others
-        (the edited reports' own pages, which a reader of the preview waits for), then the fixed
-        tasks in their kinds' order, then the other rows with a file to make and the models with a
-        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind; and
-        whether the first task is that of the rows in ``first``. Asked once: the parts are let go then."""
+        fixed tasks in their kinds' order, then the rows with a file to make and the models with a
+        page to make, each list cut by ``split`` (``workers.chunks``) into tasks of their kind.
+        Asked once: the parts are let go then."""
         fixed: list[Any] = []
         rows: list[int] = []
         models: list[int] = []
@@ -104,12 +105,8 @@ class Plan:
                 fixed.append(part)
         fixed.sort(key=lambda part: (_TASK_ORDER[type(part)], part))
         self.parts = {}
-        ahead = frozenset(first).intersection(rows)
-        if ahead:
-            rows = [row for row in rows if row not in ahead]
-            fixed.insert(0, work.ReportPages(tuple(sorted(ahead))))
         return (fixed + [work.ReportPages(chunk) for chunk in split(rows)]
-                + [work.ModelPages(chunk) for chunk in split(models)]), bool(ahead)
+                + [work.ModelPages(chunk) for chunk in split(models)])
 
     def finish(self, environment: Any, context: dict[str, Any], settings: dict[str, Any],
                template_files: dict[str, str], pages: Iterable[Any] | None = None) -> None:
@@ -165,28 +162,27 @@ def page_state(page: Any) -> bytes | None:
 
 
 def row_keys(board: Any, view: Any, changes: Any) -> list[bytes]:
-    """Each row's key: everything any page or file shows of the row at that index of the ranking."""
+    """Each row's key: everything any page or file shows of the row at that index of the ranking,
+    but its report's bytes (its canonical copy, which only the files made of the report read: their
+    digests hold it beside the key)."""
     rows, ranked, places, sure = board.rows, board.ranked, board.places, board.uncertainty
     notes = changes.notes if changes is not None else {}
     release = changes.release_tag if changes is not None else None
     manifest_keys: dict[str, bytes] = {}
-    copies, bounds, sizes = board.copies, board.copy_bounds, board.copy_sizes
     leakage_decimals, recall_decimals = view.decimals
     keys = []
     for index, filled in enumerate(ranked):
         name = rows[index].model_name
         manifest = manifest_keys.get(name)
         if manifest is None:
-            manifest = manifest_keys[name] = stable_or_none(board.manifest.get(name)) or b"?"
-        start = bounds[index]
+            manifest = manifest_keys[name] = json_text(board.manifest.get(name))
         # The row as a plain tuple: its text is the same values, written by tuple's own repr rather
         # than a named tuple's, which is made in Python field by field.
         facts = (index, tuple(filled.row), filled.sources, filled.fixture_count, places.in_suite[index],
-                 places.in_family[index], places.suite_of[index], sure.values(index), view.leakage_interval[index], view.recall_interval[index], view.frontier[index],
-                 view.param_count[index], leakage_decimals.get(index), recall_decimals.get(index),
+                 places.in_family[index], places.suite_of[index], sure.values(index), view.leakage_interval[index],
+                 view.recall_interval[index], view.frontier[index], view.param_count[index], leakage_decimals.get(index), recall_decimals.get(index),
                  notes.get(rows[index].report_path), release if rows[index].report_path in notes else None)
-        keys.append(digest(repr(facts).encode("utf-8", "surrogatepass"),
-                           memoryview(copies)[start:start + sizes[index]], manifest))
+        keys.append(digest(repr(facts).encode("utf-8", "surrogatepass"), manifest))
     return keys
 
 
@@ -200,13 +196,16 @@ def shape_key(board: Any, view: Any, changes: Any, index_save_as: str, index_url
     return digest(repr(facts).encode("utf-8", "surrogatepass"))
 
 
-def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[int], models: Any,
+def plan(board: Any, copies: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[int], models: Any,
          page_specs: Iterable[Any], index_save_as: str, index_url: str) -> Plan:
     """The registry of this build's outputs (see the module's docstring), in the order they are written."""
     keys = row_keys(board, view, changes)
     shape = shape_key(board, view, changes, index_save_as, index_url)
-    # The board's key: every row's, and the previous leaderboard the changes pages compare with.
-    board_key = digest(shape, changes.previous_bytes if changes is not None else b"", *keys)
+    # The board's key: every row's, the previous leaderboard the changes pages compare with, and
+    # what else the board holds (how many files were read, the whole manifest, a model with no row
+    # included). The rows' copies are not in the board (board.Copies): no page given it reads them.
+    board_key = digest(shape, changes.previous_bytes if changes is not None else b"", str(board.files_read).encode(),
+                       json_text(board.manifest), *keys)
     outputs: dict[str, Output] = {}
 
     def add(path: str, template: str | None, *data: bytes, part: Any = None) -> None:
@@ -238,23 +237,23 @@ def plan(board: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[in
     for number in range(chunk_count(len(rows))):
         add(f"{ROW_CHUNKS}{number}.js", None, shape, *keys[number * ROW_CHUNK:(number + 1) * ROW_CHUNK], part=whole)
     for number, suite in enumerate(board.suites):
-        add(COMPARE_DATA + suite.anchor + ".js", None, shape, *(keys[index] for index in suite_rows(suite)),
+        add(COMPARE_DATA + suite.anchor + ".js", None, shape,
+            *(part for index in suite_rows(suite) for part in (keys[index], copies.of(index))),
             part=work.SuiteMetrics(number))
     groups: dict[tuple[str, str, str], list[int]] = {}
     for index, row in enumerate(rows):
         groups.setdefault((row.suite, row.model_name, row.device), []).append(index)
-    copies, bounds, sizes = board.copies, board.copy_bounds, board.copy_sizes
     for index, row in enumerate(rows):
         part = work.ReportPages((index,))
-        start = bounds[index]
-        add(REPORT_COPIES + row.report_path, None, memoryview(copies)[start:start + sizes[index]], part=part)
+        copy = copies.of(index)
+        add(REPORT_COPIES + row.report_path, None, copy, part=part)
         suite_number = places.suite_of[index]
         badge_index = badge_rows[index]
         if badge_index == index:
             add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, keys[index], part=part)
         nearest = sure.nearest_alike(index, suite_number, places.in_suite[index] - 1, NEAREST_SHOWN, NEAREST_REACH)
         history = groups[(row.suite, row.model_name, row.device)]
-        add(report_page_path(row.report_path), REPORT, shape, keys[index], keys[badge_index],
+        add(report_page_path(row.report_path), REPORT, shape, keys[index], copy, keys[badge_index],
             b"".join(keys[at] for at in nearest), b"".join(keys[at] for at in history) if len(history) > 1 else b"",
             part=part)
     for number, name in enumerate(models.names):

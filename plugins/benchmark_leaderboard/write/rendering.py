@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from pelican.utils import get_relative_path, path_to_url
 
-from ..board import Leaderboard
+from ..board import Copies, Leaderboard
 from ..decide.document import leaderboard_json, uncertainty_json
 from ..decide.pipeline import report_of, room_for_nesting
 from ..paths import (CHANGES_PAGE, COLUMNS_CSS, COMPARE_DATA, COMPARE_PAGE, DATA_SCRIPT, LEADERBOARD_CSV,
@@ -43,6 +43,7 @@ class PageJob:
     the site's context."""
 
     board: Leaderboard
+    copies: Copies  # every row's canonical copy, which only the files made of a report read
     view: BoardView
     report_template: Any
     index_template: Any
@@ -152,7 +153,7 @@ def _write_metrics(job: PageJob, task: work.SuiteMetrics) -> list[str]:
     if _kept(job, path):
         return [path]
     with room_for_nesting():
-        metrics = [(index, metric_leaves(report_of(board, index)[0].get("metrics"))) for index in suite_rows(suite)]
+        metrics = [(index, metric_leaves(report_of(job.copies, index)[0].get("metrics"))) for index in suite_rows(suite)]
     return [job.site.write(path, metrics_script(suite, metrics))]
 
 
@@ -280,7 +281,7 @@ def _write_reports(job: PageJob, indices: Sequence[int]) -> list[str]:
             written.append(page.save_as)
             if copy_kept and page_kept and badge_kept:
                 continue
-            payload, copy = report_of(board, index)
+            payload, copy = report_of(job.copies, index)
             if not copy_kept:
                 job.site.write(copy_path, copy)
             suite_number = places.suite_of[index]
