@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 from pelican.utils import get_relative_path, path_to_url
 
@@ -207,29 +207,18 @@ def _render(job: PageJob, template: Any, save_as: str, **variables: Any) -> str:
 
 def _rendered(job: PageJob, template: Any, save_as: str, **variables: Any) -> str:
     """``template`` rendered with the site's context for the page ``save_as``, as Pelican's writer
-    would (a SITEURL relative to the page when the site uses relative URLs)."""
-    return template.environment.concat(_rendered_pieces(job, template, save_as, **variables))
-
-
-def _rendered_pieces(job: PageJob, template: Any, save_as: str, **variables: Any) -> Iterator[str]:
-    """The text of ``_rendered``, in the pieces the template makes it in: the page's template gets
-    its page object as ``page`` (a board page's, found by where it is written) and ``output_file``,
-    as Pelican's writer gives them. Given ``relative_to``, its links are written for that page
-    instead (a suite's panel script, shown within the index)."""
+    renders a page: with ``template.render``, so with Jinja's globals, the site's JINJA_GLOBALS and
+    Jinja's own messages for a template's errors; the page's template gets its page object as
+    ``page`` (a board page's, found by where it is written) and ``output_file``, and a SITEURL
+    relative to the page when the site uses relative URLs. Given ``relative_to``, its links are
+    written for that page instead (a suite's panel script, shown within the index)."""
     relative_to = variables.pop("relative_to", save_as)
     variables["output_file"] = save_as
     if "page" not in variables:
         variables["page"] = job.board_pages.get(save_as)
     if job.relative_urls:
         variables["SITEURL"] = variables["localsiteurl"] = _relative_site_url(relative_to)
-    return _in_context(job, template, variables)
-
-
-def _in_context(job: PageJob, template: Any, variables: dict[str, Any]) -> Iterator[str]:
-    """The pieces of ``template`` rendered with the site's context and ``variables`` over it, as
-    ``template.render`` renders them: with Jinja's globals and the site's JINJA_GLOBALS, and Jinja's
-    own messages for a template's errors."""
-    return template.generate({**job.context, **variables})
+    return template.render(job.context, **variables)
 
 
 def _relative_site_url(save_as: str) -> str:
