@@ -13,9 +13,10 @@ into a new folder, and then rebuilt in place after each edit, in turn:
 
 Each run is one build as ``invoke build`` runs it (``leaderboard_tools.runner.build``), with a
 folder of template overrides (``THEME_TEMPLATES_OVERRIDES``) for the template edit; ``python -m
-benchmarks.edits`` is that build. Then ``invoke livereload`` serves the same archive: each save halves
-a leakage or restores it, and the seconds are counted from the rename of the saved file to the
-moment the edited report's page holds new bytes, and to the preview's line that the render is whole."""
+benchmarks.edits`` is that build. Then ``invoke livereload`` serves the same archive, and each of the
+two report edits is saved in turn (made or undone, as above); the seconds are counted from the
+rename of the saved file to the moment the edited report's page holds new bytes, and to the
+preview's line that the render is whole."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ HEADING, REWORDED = "<h2>Evidence</h2>", "<h2>The evidence</h2>"
 # How long the preview may take to start (its first build is a full one) and to answer a save.
 PREVIEW_START_SECONDS = 1800.0
 PREVIEW_SAVE_SECONDS = 600.0
+# The edits the preview is given, each saved in turn.
+SAVED = (ROW_MOVES, OWN_PAGES)
 # What the runner's summary says it wrote: "N files written", or "(N written, M kept ...)" after a rebuild.
 _WRITTEN = re.compile(r"([0-9][0-9,]*)(?: files?)? written")
 
@@ -69,13 +72,19 @@ class Edited:
 
 
 @dataclass
+class Saves:
+    """One kind of edit's saves under the preview, in seconds from each save."""
+    to_page: list[float] = field(default_factory=list)  # to the edited page's new bytes
+    to_whole: list[float] = field(default_factory=list)  # to the preview's line that the render is whole
+
+
+@dataclass
 class EditPoint:
     """One size's edits: each kind's runs, a sampled rebuild's peak memory, and the preview's saves."""
     reports: int
     edits: dict[str, Edited] = field(default_factory=dict)
     memory: measure.Measured | None = None
-    to_page: list[float] = field(default_factory=list)  # a save to the edited page's new bytes, seconds
-    to_whole: list[float] = field(default_factory=list)  # a save to the preview's line that the render is whole
+    saves: dict[str, Saves] = field(default_factory=dict)  # by edit, the saves of SAVED
     preview_note: str = ""  # why the preview was not measured, if it was not
 
 
@@ -201,8 +210,8 @@ def _free_port() -> int:
 
 
 def saves(archive: Archive, output: Path, runs: int, point: EditPoint, say: Callable[[str], None]) -> None:
-    """``invoke livereload`` on the archive: ``runs`` saves of the moved report, each timed to its
-    page's new bytes and to the line that says the render is whole."""
+    """``invoke livereload`` on the archive: ``runs`` saves of each edit of SAVED, in turn, each timed
+    to the edited report's page's new bytes and to the line that says the render is whole."""
     invoke = str(Path(sys.executable).parent / "invoke")
     command = [invoke, "livereload", "--reports-dir", str(archive.reports), "--manifest", str(archive.manifest),
                "--release-tag", RELEASE_TAG, "--output-dir", str(output), "--port", str(_free_port())]
@@ -231,23 +240,25 @@ def saves(archive: Archive, output: Path, runs: int, point: EditPoint, say: Call
             if line.startswith(start):
                 return
 
-    page = output / archive.page_of(archive.moved)
     try:
         wait_for("watching", PREVIEW_START_SECONDS)
         for number in range(1, runs + 1):
-            before = page.read_bytes()
-            archive.toggle(ROW_MOVES)
-            saved = time.monotonic()
-            deadline = saved + PREVIEW_SAVE_SECONDS
-            while _bytes(page) in (before, None):
-                if time.monotonic() > deadline:
-                    raise BenchError("the edited page did not change within the preview's time")
-                time.sleep(0.002)
-            point.to_page.append(time.monotonic() - saved)
-            wait_for("rebuilt", PREVIEW_SAVE_SECONDS)
-            point.to_whole.append(time.monotonic() - saved)
-            say(f"  {point.reports:,} reports, preview save {number}: the page after {point.to_page[-1]:.2f} s, "
-                f"the whole render after {point.to_whole[-1]:.2f} s")
+            for edit in SAVED:
+                page = output / archive.page_of(archive.moved if edit == ROW_MOVES else archive.noted)
+                before = page.read_bytes()
+                archive.toggle(edit)
+                saved = time.monotonic()
+                deadline = saved + PREVIEW_SAVE_SECONDS
+                while _bytes(page) in (before, None):
+                    if time.monotonic() > deadline:
+                        raise BenchError("the edited page did not change within the preview's time")
+                    time.sleep(0.002)
+                done = point.saves.setdefault(edit, Saves())
+                done.to_page.append(time.monotonic() - saved)
+                wait_for("rebuilt", PREVIEW_SAVE_SECONDS)
+                done.to_whole.append(time.monotonic() - saved)
+                say(f"  {point.reports:,} reports, preview save {number} of {edit!r}: the page after "
+                    f"{done.to_page[-1]:.2f} s, the whole render after {done.to_whole[-1]:.2f} s")
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGINT)
