@@ -1,19 +1,19 @@
 """The registry of outputs: every file the leaderboard writes, what makes it (a template, or bytes
-made in Python) and the digest of everything its bytes depend on, worked out in
-``generate_context`` before anything is written; the collision checks, the render's marker, the
-writing map and ``content_written`` all read it.
+made in Python) and what its bytes depend on, listed in ``generate_context`` before anything is
+written, and the digest of it; the collision checks, the render's marker, the writing map and
+``content_written`` all read it.
 
-A digest is made in two steps. ``plan`` (in ``generate_context``) gives each output the digest of
-its own data: a row's key (``row_keys``: its published row and where each value came from, where it
-stands and how sure that is, the texts the tables write of it, its manifest row, what the release
-changed of it) for the rows the output shows, and the board's shape (its suites, families and sizes,
-its release tags) for what every page shows; an output made from the whole board has the board's
-key: every row's key, the whole manifest and how many files were read. ``Plan.finish`` (in
-``generate_output``, once every generator has added to the context) adds what the output's template
-reads (its source and every template it extends, includes or imports, and the values of the names
-they look up in the context, ``digests.template_tree``), every setting, and the plugin's version. An
-output whose digest cannot be worked out soundly (a value with no stable encoding) has none, and is
-always made.
+A digest is made in two steps. ``plan`` (in ``generate_context``) names each output's own data: the
+keys of the rows it shows (``row_keys``: a row's published values and where each came from, where
+it stands and how sure that is, the texts the tables write of it, its manifest row, what the release
+changed of it), and the board's shape (its suites, families and sizes, its release tags) for what
+every page shows; an output made from the whole board has the board's key: every row's key, the
+whole manifest and how many files were read. ``Plan.finish`` (in ``generate_output``, once every
+generator has added to the context) works out the keys and digests each output's data with what
+its template reads (its source and every template it extends, includes or imports, and the values
+of the names they look up in the context, ``digests.template_tree``), every setting, and the
+plugin's version. An output whose digest cannot be worked out soundly (a value with no stable
+encoding) has none, and is always made.
 
 A report's bytes (its canonical copy, ``board.Copies``) are read only by the files made of that
 report, and are in their digests alone: a report page's data are its row's key and its copy, the
@@ -22,7 +22,12 @@ report's copy, its bytes; a suite's metrics, the keys and copies of its rows; a 
 keys of its rows; a badge's, its row's key; a chunk of rows' data, the keys of its rows. The
 templates given the whole board (``leaderboard`` and ``view``: the index, the suites' pages and
 panels, the family pages, the compare page, the changes pages) and the files of every row have the
-board's key."""
+board's key.
+
+The keys are worked out in ``finish`` rather than in ``plan`` so that a preview save's edited
+report pages, written before ``finish`` (``generator._write``), wait only for the decision and
+not for every row's key: a key is made of the decided board, which nothing changes after
+``generate_context``, so it is the same whenever it is made."""
 
 from __future__ import annotations
 
@@ -55,11 +60,16 @@ PAGE_NAMES = frozenset(("page", "row", "report", "badge", "model", "output_file"
 BOARD_NAMES = ("leaderboard", "leaderboard_view", "leaderboard_pages", "leaderboard_history", "leaderboard_changes")
 
 
+# In an output's data, what stands for the board's key; an int stands for that row's key, a tuple
+# of ints for those rows' keys joined, bytes for themselves.
+BOARD_KEY = None
+
+
 @dataclass(slots=True)
 class Output:
     path: str
     template: str | None  # what renders it (REPORT, ..., a template's file name), or None: bytes made in Python
-    data: bytes  # the digest of its own data
+    data: tuple  # its own data, each part as BOARD_KEY, a row (int), rows (tuple of ints) or bytes
     # The task of the writing map that makes it (work.py: a row's files are a ReportPages of that
     # row, a model's page a ModelPages of that model), or None: generate_output makes it itself.
     part: Any = None
@@ -77,7 +87,11 @@ class Plan:
     run, each one's digest (32 hex digits, or None: always made)."""
 
     outputs: dict[str, Output]
-    board_key: bytes
+    # What the keys are made of (``row_keys`` and ``board_key``): the board, its view, its changes, its shape.
+    board: Any
+    view: Any
+    changes: Any
+    shape: bytes
     digests: dict[str, str | None] = field(default_factory=dict)
     # Once ``finish`` has run: each task of the writing map and the paths it makes, by (its kind, it).
     parts: dict[tuple[type, Any], tuple[Any, list[str]]] = field(default_factory=dict)
@@ -115,9 +129,11 @@ class Plan:
         the outputs give); given ``pages`` (when another plugin may have changed the page objects as
         they were made, in ``content_object_init``), each page's attributes too."""
         states = {page.save_as: page_state(page) for page in pages} if pages is not None else {}
+        keys = row_keys(self.board, self.view, self.changes)
+        whole = board_key(self.board, self.changes, self.shape, keys)
         common = settings_digest(settings)
         version = digest(plugin_version(), plugins_digest(settings))
-        covered = {name: self.board_key for name in BOARD_NAMES}
+        covered = {name: whole for name in BOARD_NAMES}
         by_template: dict[str | None, bytes | None] = {None: b""}
         try:
             callables = filters_digest(environment)
@@ -143,10 +159,14 @@ class Plan:
             if prefix is None or state is None:
                 self.digests[path] = None
             else:
-                self.digests[path] = digest(prefix, output.data, state).hex()
+                own = digest(*(whole if part is BOARD_KEY else keys[part] if isinstance(part, int)
+                               else b"".join(keys[at] for at in part) if isinstance(part, tuple) else part
+                               for part in output.data))
+                self.digests[path] = digest(prefix, own, state).hex()
         # From here on the digests name every output and the parts what makes each: the rest of
         # what made each is no longer needed.
         self.outputs = {}
+        self.board = self.view = self.changes = None
 
 
 # A page object's attributes that are not its own: the site's settings and context, which the
@@ -196,22 +216,24 @@ def shape_key(board: Any, view: Any, changes: Any, index_save_as: str, index_url
     return digest(repr(facts).encode("utf-8", "surrogatepass"))
 
 
+def board_key(board: Any, changes: Any, shape: bytes, keys: Sequence[bytes]) -> bytes:
+    """The board's key: every row's, the previous leaderboard the changes pages compare with, and
+    what else the board holds (how many files were read, the whole manifest, a model with no row
+    included). The rows' copies are not in the board (board.Copies): no page given it reads them."""
+    return digest(shape, changes.previous_bytes if changes is not None else b"", str(board.files_read).encode(),
+                  json_text(board.manifest), *keys)
+
+
 def plan(board: Any, copies: Any, view: Any, changes: Any, feed: Any, badge_rows: Sequence[int], models: Any,
          page_specs: Iterable[Any], index_save_as: str, index_url: str) -> Plan:
     """The registry of this build's outputs (see the module's docstring), in the order they are written."""
-    keys = row_keys(board, view, changes)
     shape = shape_key(board, view, changes, index_save_as, index_url)
-    # The board's key: every row's, the previous leaderboard the changes pages compare with, and
-    # what else the board holds (how many files were read, the whole manifest, a model with no row
-    # included). The rows' copies are not in the board (board.Copies): no page given it reads them.
-    board_key = digest(shape, changes.previous_bytes if changes is not None else b"", str(board.files_read).encode(),
-                       json_text(board.manifest), *keys)
     outputs: dict[str, Output] = {}
 
-    def add(path: str, template: str | None, *data: bytes, part: Any = None) -> None:
+    def add(path: str, template: str | None, *data: Any, part: Any = None) -> None:
         if path in outputs:
             raise ValueError(f"the leaderboard writes {path} twice")
-        outputs[path] = Output(path, template, digest(*data), part)
+        outputs[path] = Output(path, template, data, part)
 
     rows, places, sure = board.rows, board.places, board.uncertainty
     whole, index_page = work.WholeFiles(), work.IndexPage()
@@ -225,20 +247,21 @@ def plan(board: Any, copies: Any, view: Any, changes: Any, feed: Any, badge_rows
             for pager in family_pagers(suite, family_number + 1, view.page_rows):
                 board_parts[family_page_path(suite.anchor, family_number + 1, pager.number)] = part
     for spec in page_specs:
-        add(spec.save_as, spec.template, board_key, part=board_parts.get(spec.save_as))
+        add(spec.save_as, spec.template, BOARD_KEY, part=board_parts.get(spec.save_as))
     for number, suite in enumerate(board.suites[1:], 1):
-        add(panel_script_path(suite.anchor), PANEL, board_key, part=work.SuitePage(number))
-    add(COLUMNS_CSS, COLUMNS, board_key, part=index_page)
-    add(NOJS_CSS, NOJS, board_key, part=index_page)
+        add(panel_script_path(suite.anchor), PANEL, BOARD_KEY, part=work.SuitePage(number))
+    add(COLUMNS_CSS, COLUMNS, BOARD_KEY, part=index_page)
+    add(NOJS_CSS, NOJS, BOARD_KEY, part=index_page)
     for path in (LEADERBOARD_JSON, UNCERTAINTY, DATA_SCRIPT, LEADERBOARD_CSV):
-        add(path, None, board_key, part=whole)
+        add(path, None, BOARD_KEY, part=whole)
     for suite in board.suites:
-        add(suite_csv_path(suite.anchor), None, board_key, part=whole)
+        add(suite_csv_path(suite.anchor), None, BOARD_KEY, part=whole)
     for number in range(chunk_count(len(rows))):
-        add(f"{ROW_CHUNKS}{number}.js", None, shape, *keys[number * ROW_CHUNK:(number + 1) * ROW_CHUNK], part=whole)
+        add(f"{ROW_CHUNKS}{number}.js", None, shape, *range(number * ROW_CHUNK, min((number + 1) * ROW_CHUNK, len(rows))),
+            part=whole)
     for number, suite in enumerate(board.suites):
         add(COMPARE_DATA + suite.anchor + ".js", None, shape,
-            *(part for index in suite_rows(suite) for part in (keys[index], copies.of(index))),
+            *(part for index in suite_rows(suite) for part in (index, copies.of(index))),
             part=work.SuiteMetrics(number))
     groups: dict[tuple[str, str, str], list[int]] = {}
     for index, row in enumerate(rows):
@@ -250,19 +273,18 @@ def plan(board: Any, copies: Any, view: Any, changes: Any, feed: Any, badge_rows
         suite_number = places.suite_of[index]
         badge_index = badge_rows[index]
         if badge_index == index:
-            add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, keys[index], part=part)
+            add(badge_path(board.suites[suite_number].anchor, row.model_name), BADGE, shape, index, part=part)
         nearest = sure.nearest_alike(index, suite_number, places.in_suite[index] - 1, NEAREST_SHOWN, NEAREST_REACH)
         history = groups[(row.suite, row.model_name, row.device)]
-        add(report_page_path(row.report_path), REPORT, shape, keys[index], copy, keys[badge_index],
-            b"".join(keys[at] for at in nearest), b"".join(keys[at] for at in history) if len(history) > 1 else b"",
-            part=part)
+        add(report_page_path(row.report_path), REPORT, shape, index, copy, badge_index, tuple(nearest),
+            tuple(history) if len(history) > 1 else b"", part=part)
     for number, name in enumerate(models.names):
-        add(model_page_path(name), MODEL, shape, *(keys[index] for index in models.rows[name]),
+        add(model_page_path(name), MODEL, shape, *models.rows[name],
             part=work.ModelPages((number,)))
     if changes is not None:
         add(PREVIOUS_COPY, None, changes.previous_bytes)
     if feed is not None:
-        add(FEED_PATH, FEED_ENTRY, board_key, changes.previous_bytes if changes is not None else b"")
+        add(FEED_PATH, FEED_ENTRY, BOARD_KEY, changes.previous_bytes if changes is not None else b"")
     for name in validate.SCHEMA_NAMES:
         add(SCHEMAS + name, None, validate.schema_text(name).encode("utf-8"))
-    return Plan(outputs, board_key)
+    return Plan(outputs, board, view, changes, shape)
