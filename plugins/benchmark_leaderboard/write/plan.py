@@ -159,14 +159,23 @@ class Plan:
             if prefix is None or state is None:
                 self.digests[path] = None
             else:
-                own = digest(*(whole if part is BOARD_KEY else keys[part] if isinstance(part, int)
-                               else b"".join(keys[at] for at in part) if isinstance(part, tuple) else part
-                               for part in output.data))
+                own = digest(*(_part_bytes(part, keys, whole) for part in output.data))
                 self.digests[path] = digest(prefix, own, state).hex()
         # From here on the digests name every output and the parts what makes each: the rest of
         # what made each is no longer needed.
         self.outputs = {}
         self.board = self.view = self.changes = None
+
+
+def _part_bytes(part: Any, keys: Sequence[bytes], whole: bytes) -> bytes:
+    """What a part of an output's data (``Output.data``) stands for, given the rows' keys and the board's."""
+    if part is BOARD_KEY:
+        return whole
+    if isinstance(part, int):
+        return keys[part]
+    if isinstance(part, tuple):
+        return b"".join(keys[at] for at in part)
+    return part
 
 
 # A page object's attributes that are not its own: the site's settings and context, which the
