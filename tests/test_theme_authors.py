@@ -91,6 +91,23 @@ def register():
 '''
 
 
+@pytest.fixture(scope="module", autouse=True)
+def plugin_let_go():
+    """Pelican connects a plugin's receivers for the life of the process: once this module's builds
+    are done, the test plugin's are disconnected, so that a later build in the same test process
+    (whose page digests count page objects only where content_object_init has receivers) runs
+    without it, as a build of its own settings would."""
+    yield
+    from pelican import signals
+
+    plugin = sys.modules.pop("mark_mlx", None)
+    if plugin is not None:
+        for signal, receiver in ((signals.initialized, plugin.reset), (signals.content_object_init, plugin.mark),
+                                 (signals.all_generators_finalized, plugin.read_pages),
+                                 (signals.content_written, plugin.written)):
+            signal.disconnect(receiver)
+
+
 def override_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "overrides"
     folder.mkdir()
